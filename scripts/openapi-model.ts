@@ -1,0 +1,168 @@
+/**
+ * A typed view of the bundled OpenAPI document, shared by the steps that emit validators and the
+ * operation table: resolves local $refs, merges path-level and operation-level parameters.
+ */
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+export type JsonObject = { [key: string]: Json };
+
+export const httpMethods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+
+export interface ParameterModel {
+  readonly name: string;
+  readonly in: 'path' | 'query' | 'header' | 'cookie';
+  readonly required: boolean;
+  readonly schema: JsonObject;
+}
+
+export interface ResponseModel {
+  readonly status: string;
+  /** Media type and schema of the JSON body, when the response has one. */
+  readonly mediaType: string | null;
+  readonly schema: JsonObject | null;
+  readonly exampleNames: readonly string[];
+}
+
+export interface OperationModel {
+  readonly operationId: string;
+  readonly method: (typeof httpMethods)[number];
+  readonly path: string;
+  readonly summary: string;
+  readonly description: string;
+  readonly operation: JsonObject;
+  readonly parameters: readonly ParameterModel[];
+  readonly requestBody: { mediaType: string; schema: JsonObject; required: boolean; exampleNames: string[] } | null;
+  readonly responses: readonly ResponseModel[];
+  readonly scopes: readonly string[];
+  /** True when the call needs a bearer token (an oauth2/http scheme), not only the client certificate. */
+  readonly secured: boolean;
+}
+
+export function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export function resolveLocal(document: JsonObject, value: Json | undefined): Json | undefined {
+  let current = value;
+  const seen = new Set<string>();
+  while (isObject(current) && typeof current.$ref === 'string' && current.$ref.startsWith('#/')) {
+    const ref = current.$ref;
+    if (seen.has(ref)) throw new Error(`circular $ref ${ref}`);
+    seen.add(ref);
+    current = pointerGet(document, ref.slice(1));
+  }
+  return current;
+}
+
+export function pointerGet(document: Json, pointer: string): Json | undefined {
+  let current: Json | undefined = document;
+  for (const raw of pointer.split('/').slice(1)) {
+    const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    if (Array.isArray(current)) current = current[Number(key)];
+    else if (isObject(current)) current = current[key];
+    else return undefined;
+  }
+  return current;
+}
+
+/** The first JSON media type of a content map (application/json, application/problem+json, ...). */
+function jsonMedia(content: Json | undefined): { mediaType: string; media: JsonObject } | null {
+  if (!isObject(content)) return null;
+  for (const [mediaType, media] of Object.entries(content)) {
+    if (/[/+]json$/.test(mediaType) && isObject(media)) return { mediaType, media };
+  }
+  return null;
+}
+
+function exampleNamesOf(media: JsonObject): string[] {
+  return isObject(media.examples) ? Object.keys(media.examples) : [];
+}
+
+export function operationsOf(document: JsonObject): OperationModel[] {
+  const result: OperationModel[] = [];
+  const paths = isObject(document.paths) ? document.paths : {};
+  const globalSecurity = document.security;
+  for (const [path, rawItem] of Object.entries(paths)) {
+    const item = resolveLocal(document, rawItem);
+    if (!isObject(item)) continue;
+    for (const method of httpMethods) {
+      const operation = item[method];
+      if (!isObject(operation)) continue;
+      const operationId = String(operation.operationId ?? '');
+      if (!operationId) throw new Error(`${method.toUpperCase()} ${path} has no operationId`);
+
+      const byKey = new Map<string, ParameterModel>();
+      for (const list of [item.parameters, operation.parameters]) {
+        if (!Array.isArray(list)) continue;
+        for (const raw of list) {
+          const parameter = resolveLocal(document, raw);
+          if (!isObject(parameter)) continue;
+          const model: ParameterModel = {
+            name: String(parameter.name),
+            in: parameter.in as ParameterModel['in'],
+            required: parameter.required === true || parameter.in === 'path',
+            schema: isObject(parameter.schema) ? parameter.schema : {},
+          };
+          byKey.set(`${model.in}:${model.name.toLowerCase()}`, model);
+        }
+      }
+
+      let requestBody: OperationModel['requestBody'] = null;
+      const body = resolveLocal(document, operation.requestBody);
+      if (isObject(body)) {
+        const json = jsonMedia(body.content);
+        if (json && isObject(json.media.schema)) {
+          requestBody = {
+            mediaType: json.mediaType,
+            schema: json.media.schema,
+            required: body.required === true,
+            exampleNames: exampleNamesOf(json.media),
+          };
+        }
+      }
+
+      const responses: ResponseModel[] = [];
+      const rawResponses = isObject(operation.responses) ? operation.responses : {};
+      for (const [status, rawResponse] of Object.entries(rawResponses)) {
+        const response = resolveLocal(document, rawResponse);
+        const json = isObject(response) ? jsonMedia(response.content) : null;
+        responses.push({
+          status,
+          mediaType: json?.mediaType ?? null,
+          schema: json && isObject(json.media.schema) ? json.media.schema : null,
+          exampleNames: json ? exampleNamesOf(json.media) : [],
+        });
+      }
+
+      const security = operation.security ?? globalSecurity;
+      const scopes = new Set<string>();
+      let secured = false;
+      if (Array.isArray(security)) {
+        for (const requirement of security) {
+          if (!isObject(requirement)) continue;
+          for (const [scheme, list] of Object.entries(requirement)) {
+            // mutualTLS is satisfied by the transport; only token schemes need a bearer header.
+            const type = pointerGet(document, `/components/securitySchemes/${scheme}/type`);
+            if (type !== 'oauth2' && type !== 'http' && type !== 'openIdConnect') continue;
+            secured = true;
+            if (Array.isArray(list)) for (const scope of list) scopes.add(String(scope));
+          }
+        }
+      }
+
+      result.push({
+        operationId,
+        method,
+        path,
+        summary: String(operation.summary ?? ''),
+        description: String(operation.description ?? ''),
+        operation,
+        parameters: [...byKey.values()],
+        requestBody,
+        responses,
+        scopes: [...scopes],
+        secured,
+      });
+    }
+  }
+  return result;
+}

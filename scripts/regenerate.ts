@@ -1,0 +1,134 @@
+/**
+ * `npm run regenerate`: specs/ -> generated/ (bundle, types, validators, operation table and facade)
+ * and site/ (Redoc pages). Deterministic; a manifest of input and output hashes makes a run with
+ * nothing changed a no-op, and `--check` exits 1 when generated/ is stale or was edited by hand.
+ *
+ * Flags: --check | --force | --lint-only | --no-docs | --out <dir> (write the generated tree elsewhere)
+ */
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { interfaces } from '../src/interfaces.js';
+import { listFiles, projectRoot, readJson, sha256, stableJson, writeFile } from './lib.js';
+import { bundleSpec, lintSpec } from './steps/bundle.js';
+import { buildSite } from '../src/cli/site.js';
+import { emitOperations } from './steps/operations.js';
+import { emitTypes } from './steps/types.js';
+import { emitValidators } from './steps/validators.js';
+
+interface Manifest {
+  readonly tools: Record<string, string>;
+  readonly inputs: Record<string, string>;
+  readonly outputs: Record<string, string>;
+}
+
+const args = process.argv.slice(2);
+const flag = (name: string): boolean => args.includes(name);
+const outIndex = args.indexOf('--out');
+const outDir = outIndex >= 0 ? args[outIndex + 1] : undefined;
+const generatedDir = outDir ? join(process.cwd(), outDir) : join(projectRoot, 'generated');
+const siteDir = join(projectRoot, 'site');
+const manifestPath = join(projectRoot, 'generated/manifest.json');
+
+const tools = ['@redocly/openapi-core', '@redocly/cli', 'openapi-typescript', 'ajv', 'ajv-formats', 'ts-morph', 'typescript'];
+
+function toolVersions(): Record<string, string> {
+  return Object.fromEntries(
+    tools.map((name) => [name, readJson<{ version: string }>(join(projectRoot, 'node_modules', name, 'package.json')).version]),
+  );
+}
+
+function currentInputs(): Record<string, string> {
+  const files = [...listFiles('specs'), ...listFiles('scripts'), 'src/interfaces.ts', 'redocly.yaml'];
+  return Object.fromEntries(files.map((file) => [file, sha256(readFileSync(join(projectRoot, file)))]));
+}
+
+function hashOutputs(): Record<string, string> {
+  return Object.fromEntries(
+    listFiles('generated')
+      .filter((file) => file !== 'generated/manifest.json')
+      .map((file) => [file, sha256(readFileSync(join(projectRoot, file)))]),
+  );
+}
+
+/** Why generated/ is not what the inputs would produce, or an empty list when it is. */
+function staleness(): string[] {
+  if (!existsSync(manifestPath)) return ['generated/manifest.json is missing'];
+  const manifest = readJson<Manifest>(manifestPath);
+  const reasons: string[] = [];
+  const compare = (label: string, recorded: Record<string, string>, actual: Record<string, string>): void => {
+    for (const key of new Set([...Object.keys(recorded), ...Object.keys(actual)])) {
+      if (recorded[key] !== actual[key]) reasons.push(`${label} ${key} ${actual[key] ? (recorded[key] ? 'changed' : 'added') : 'removed'}`);
+    }
+  };
+  compare('tool', manifest.tools, toolVersions());
+  compare('input', manifest.inputs, currentInputs());
+  compare('output', manifest.outputs, hashOutputs());
+  return reasons;
+}
+
+async function timed<T>(label: string, work: () => Promise<T> | T): Promise<T> {
+  const started = performance.now();
+  const result = await work();
+  console.log(`  ✓ ${label.padEnd(34)} ${Math.round(performance.now() - started)} ms`);
+  return result;
+}
+
+async function main(): Promise<number> {
+  const started = performance.now();
+  if (flag('--lint-only')) {
+    for (const info of interfaces) await timed(`${info.name}: lint`, () => lintSpec(`specs/${info.name}/openapi.yaml`));
+    return 0;
+  }
+  if (!outDir && !flag('--force')) {
+    const reasons = staleness();
+    if (flag('--check')) {
+      if (reasons.length === 0) {
+        console.log('generated/ is up to date');
+        return 0;
+      }
+      console.error(`generated/ is stale; run npm run regenerate:\n  ${reasons.slice(0, 20).join('\n  ')}`);
+      return 1;
+    }
+    if (reasons.length === 0) {
+      if (!flag('--no-docs')) await buildSite(siteDir, { force: flag('--force'), log: console.log });
+      console.log(`generated/ is up to date (${Math.round(performance.now() - started)} ms)`);
+      return 0;
+    }
+  }
+
+  if (!outDir) rmSync(generatedDir, { recursive: true, force: true });
+  console.log(`regenerating into ${outDir ?? 'generated/'}`);
+  let operationTypes = '';
+  for (const info of interfaces) {
+    const out = (file: string): string => join(generatedDir, info.name, file);
+    await timed(`${info.name}: lint`, () => lintSpec(`specs/${info.name}/openapi.yaml`));
+    const document = await timed(`${info.name}: bundle`, () => bundleSpec(`specs/${info.name}/openapi.yaml`));
+    writeFile(out('openapi.json'), stableJson(document));
+    const types = await timed(`${info.name}: types (openapi-typescript)`, () => emitTypes(document));
+    writeFile(out('types.ts'), types);
+    const validators = await timed(`${info.name}: validators (ajv)`, () => emitValidators(document, info.name));
+    writeFile(out('validators.js'), validators.code);
+    writeFile(out('validators.d.ts'), validators.declarations);
+    const emitted = await timed(`${info.name}: operations (ts-morph)`, () => emitOperations(document, info.identifier));
+    writeFile(out('operations.ts'), emitted.operations);
+    operationTypes = emitted.operationTypes;
+  }
+  writeFile(join(generatedDir, 'operation-types.ts'), operationTypes);
+
+  if (!outDir) {
+    const manifest: Manifest = { tools: toolVersions(), inputs: currentInputs(), outputs: hashOutputs() };
+    writeFile(manifestPath, stableJson(manifest));
+    if (!flag('--no-docs')) await buildSite(siteDir, { force: flag('--force'), log: console.log });
+  }
+  console.log(`done in ${Math.round(performance.now() - started)} ms`);
+  return 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,178 @@
+/**
+ * The operation table and the typed facade of an interface, emitted with ts-morph from the bundle:
+ * `client.<group>.<name>(args)` for every operationId `<group>.<name>`.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { IndentationText, Project, QuoteKind, VariableDeclarationKind, type CodeBlockWriter } from 'ts-morph';
+import { generatedBanner, projectRoot } from '../lib.js';
+import { isObject, operationsOf, type OperationModel, type JsonObject } from '../openapi-model.js';
+
+interface OperationRow {
+  readonly model: OperationModel;
+  readonly group: string;
+  readonly name: string;
+  readonly idempotencyHeader: string | null;
+  readonly pagination: { page: string; size: string; defaultSize: number | null } | null;
+  readonly argsRequired: boolean;
+}
+
+function rowOf(model: OperationModel): OperationRow {
+  const match = /^([a-z][A-Za-z0-9]*)\.([a-z][A-Za-z0-9]*)$/.exec(model.operationId);
+  if (!match) throw new Error(`operationId ${model.operationId} is not <group>.<name> in camelCase`);
+  const op = model.operation;
+  const idempotencyHeader = typeof op['x-idempotency-key'] === 'string' ? op['x-idempotency-key'] : null;
+  if (idempotencyHeader && !model.parameters.some((p) => p.in === 'header' && p.name === idempotencyHeader)) {
+    throw new Error(`${model.operationId}: x-idempotency-key names ${idempotencyHeader}, which is not a header parameter`);
+  }
+  let pagination: OperationRow['pagination'] = null;
+  const paging = op['x-pagination'];
+  if (isObject(paging)) {
+    const page = String(paging.page);
+    const size = String(paging.size);
+    const sizeParameter = model.parameters.find((p) => p.in === 'query' && p.name === size);
+    if (!sizeParameter || !model.parameters.some((p) => p.in === 'query' && p.name === page)) {
+      throw new Error(`${model.operationId}: x-pagination names query parameters that do not exist`);
+    }
+    const defaultSize = sizeParameter.schema.default;
+    pagination = { page, size, defaultSize: typeof defaultSize === 'number' ? defaultSize : null };
+  }
+  const argsRequired =
+    model.requestBody?.required === true ||
+    model.parameters.some((p) => p.required && p.in !== 'cookie' && p.name !== idempotencyHeader);
+  return { model, group: match[1]!, name: match[2]!, idempotencyHeader, pagination, argsRequired };
+}
+
+function tableEntry(row: OperationRow): Record<string, unknown> {
+  const { model } = row;
+  const op = model.operation;
+  return {
+    operationId: model.operationId,
+    group: row.group,
+    name: row.name,
+    method: model.method,
+    path: model.path,
+    summary: model.summary,
+    scopes: model.scopes,
+    secured: model.secured,
+    parameters: model.parameters.map((p) => ({
+      name: p.name,
+      in: p.in,
+      required: p.required,
+      type: typeof p.schema.type === 'string' ? p.schema.type : null,
+    })),
+    requestBody: model.requestBody ? { mediaType: model.requestBody.mediaType, required: model.requestBody.required } : null,
+    idempotencyHeader: row.idempotencyHeader,
+    pagination: row.pagination,
+    provisional: op['x-provisional'] === true,
+    provisionalReason: typeof op['x-provisional-reason'] === 'string' ? op['x-provisional-reason'] : null,
+    successStatuses: model.responses.map((r) => r.status).filter((s) => /^2\d\d$/.test(s)).map(Number),
+    responseStatuses: model.responses.map((r) => r.status),
+  };
+}
+
+function docComment(row: OperationRow): string {
+  const { model } = row;
+  const lines = [
+    model.summary || model.operationId,
+    '',
+    `\`${model.method.toUpperCase()} ${model.path}\`${model.scopes.length ? ` — scopes: ${model.scopes.join(', ')}` : ''}`,
+  ];
+  if (model.operation['x-provisional'] === true) {
+    lines.push('', `**Provisional**: ${String(model.operation['x-provisional-reason'] ?? 'path not shown by the provider')}`);
+  }
+  if (row.idempotencyHeader) lines.push('', `Idempotent: the runtime sends \`${row.idempotencyHeader}\` (generated when not given) and reuses it on retries.`);
+  return lines.join('\n').replace(/\*\//g, '*\\/');
+}
+
+export function emitOperations(document: JsonObject, identifier: string): { operations: string; operationTypes: string } {
+  const rows = operationsOf(document).map(rowOf);
+  const Name = identifier[0]!.toUpperCase() + identifier.slice(1);
+  const project = new Project({
+    useInMemoryFileSystem: true,
+    manipulationSettings: { indentationText: IndentationText.TwoSpaces, quoteKind: QuoteKind.Double },
+  });
+  const file = project.createSourceFile('operations.ts');
+  file.addStatements(`/* ${generatedBanner} */`);
+  file.addImportDeclaration({ isTypeOnly: true, moduleSpecifier: './types.js', namedImports: ['operations'] });
+  file.addImportDeclaration({
+    isTypeOnly: true,
+    moduleSpecifier: '../operation-types.js',
+    namedImports: ['CallOptions', 'FacadeRuntime', 'OperationArgs', 'OperationInfo', 'OperationResult', 'PageItem'],
+  });
+
+  const table = Object.fromEntries(rows.map((row) => [row.model.operationId, tableEntry(row)]));
+  file.addVariableStatement({
+    isExported: true,
+    declarationKind: VariableDeclarationKind.Const,
+    docs: ['Every operation of the interface by operationId: method, path, scopes, headers, pagination, provisional flag.'],
+    declarations: [
+      {
+        name: 'operationTable',
+        initializer: `${JSON.stringify(table, null, 2)} as const satisfies Record<string, OperationInfo>`,
+      },
+    ],
+  });
+  file.addTypeAlias({ isExported: true, name: `${Name}OperationId`, type: 'keyof typeof operationTable' });
+
+  const groups = new Map<string, OperationRow[]>();
+  for (const row of rows) groups.set(row.group, [...(groups.get(row.group) ?? []), row]);
+
+  const argsType = (row: OperationRow): string =>
+    `OperationArgs<operations[${JSON.stringify(row.model.operationId)}]${row.idempotencyHeader ? `, ${JSON.stringify(row.idempotencyHeader)}` : ''}>`;
+  const resultType = (row: OperationRow): string => `OperationResult<operations[${JSON.stringify(row.model.operationId)}]>`;
+  const argsParam = (row: OperationRow): string => `args: ${argsType(row)}${row.argsRequired ? '' : ' = {}'}`;
+
+  file.addFunction({
+    isExported: true,
+    name: `create${Name}Facade`,
+    docs: ['The typed methods of the interface, one per operationId, over a runtime that sends the requests.'],
+    parameters: [{ name: 'runtime', type: 'FacadeRuntime' }],
+    statements: (writer: CodeBlockWriter) => {
+      writer.write('return').space().block(() => {
+        for (const [group, members] of groups) {
+          writer.write(`${group}:`).space().inlineBlock(() => {
+            for (const row of members) {
+              const id = JSON.stringify(row.model.operationId);
+              writer.writeLine(`/**\n${docComment(row).split('\n').map((line) => ` * ${line}`.trimEnd()).join('\n')}\n */`);
+              writer.writeLine(
+                `${row.name}: (${argsParam(row)}, options?: CallOptions): Promise<${resultType(row)}> => runtime.invoke(${id}, args, options) as Promise<${resultType(row)}>,`,
+              );
+              if (row.pagination) {
+                writer.writeLine(`/** Every page of \`${row.model.operationId}\`, following \`${row.pagination.page}\` until the last page. */`);
+                writer.writeLine(
+                  `${row.name}Pages: (${argsParam(row)}, options?: CallOptions): AsyncIterable<${resultType(row)}> => runtime.pages(${id}, args, options) as AsyncIterable<${resultType(row)}>,`,
+                );
+                writer.writeLine(`/** Every item of every page of \`${row.model.operationId}\`. */`);
+                writer.writeLine(
+                  `${row.name}Items: (${argsParam(row)}, options?: CallOptions): AsyncIterable<PageItem<${resultType(row)}>> => itemsOf(runtime.pages(${id}, args, options) as AsyncIterable<${resultType(row)}>),`,
+                );
+              }
+            }
+          });
+          writer.write(',').newLine();
+        }
+      });
+      writer.write(';');
+    },
+  });
+  file.addFunction({
+    name: 'itemsOf',
+    isAsync: true,
+    isGenerator: true,
+    typeParameters: ['Page'],
+    parameters: [{ name: 'pages', type: 'AsyncIterable<Page>' }],
+    returnType: 'AsyncGenerator<PageItem<Page>>',
+    statements: [
+      'for await (const page of pages) {',
+      '  const data = (page as { data?: ReadonlyArray<PageItem<Page>> } | undefined)?.data ?? [];',
+      '  yield* data;',
+      '}',
+    ],
+  });
+  file.addTypeAlias({ isExported: true, name: `${Name}Facade`, type: `ReturnType<typeof create${Name}Facade>` });
+  file.formatText({ indentSize: 2, convertTabsToSpaces: true });
+
+  const template = readFileSync(join(projectRoot, 'scripts/templates/operation-types.ts'), 'utf8');
+  return { operations: file.getFullText(), operationTypes: `/* ${generatedBanner} */\n\n${template}` };
+}

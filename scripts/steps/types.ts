@@ -1,0 +1,29 @@
+/**
+ * openapi-typescript over the bundle. Response-only enums are written `x-known-values` in the specs
+ * (section 9.3: new values must not break a client), so they become `'A' | 'B' | (string & {})`.
+ */
+import openapiTS, { astToString, tsLiteral, tsUnion, type SchemaObject } from 'openapi-typescript';
+import ts from 'typescript';
+import { generatedBanner } from '../lib.js';
+import type { JsonObject } from '../openapi-model.js';
+
+const openString = ts.factory.createIntersectionTypeNode([
+  ts.factory.createKeywordTypeNode(ts.SyntaxKind.StringKeyword),
+  ts.factory.createTypeLiteralNode([]),
+]);
+
+export async function emitTypes(document: JsonObject): Promise<string> {
+  const ast = await openapiTS(structuredClone(document) as never, {
+    alphabetize: false,
+    defaultNonNullable: false,
+    transform(schema: SchemaObject) {
+      const known = (schema as { 'x-known-values'?: unknown })['x-known-values'];
+      if (!Array.isArray(known)) return undefined;
+      const literals = known.map((value) => tsLiteral(value));
+      const union = tsUnion([...literals, openString]);
+      const nullable = Array.isArray(schema.type) && schema.type.includes('null');
+      return nullable ? tsUnion([union, ts.factory.createLiteralTypeNode(ts.factory.createNull())]) : union;
+    },
+  });
+  return `/* ${generatedBanner} */\n\n${astToString(ast)}`;
+}

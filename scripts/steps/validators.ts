@@ -1,0 +1,192 @@
+/**
+ * ajv standalone validators for every component schema, every request body, every parameter location
+ * and every response body of an interface, emitted as one ES module plus its declarations.
+ */
+import { Ajv2020, type AnySchemaObject } from 'ajv/dist/2020.js';
+import ajvFormats from 'ajv-formats';
+import ajvStandalone from 'ajv/dist/standalone/index.js';
+
+// CommonJS modules: under NodeNext their callable export is `.default`.
+const addFormats = ajvFormats.default;
+const standaloneCode = ajvStandalone.default;
+import { generatedBanner, identifierOf } from '../lib.js';
+import { isObject, operationsOf, type Json, type JsonObject, type OperationModel } from '../openapi-model.js';
+
+const schemaMapKeywords = ['properties', 'patternProperties', '$defs', 'dependentSchemas'];
+const schemaKeywords = [
+  'items', 'additionalProperties', 'not', 'if', 'then', 'else', 'contains', 'propertyNames',
+  'unevaluatedItems', 'unevaluatedProperties',
+];
+const schemaListKeywords = ['allOf', 'anyOf', 'oneOf', 'prefixItems'];
+/**
+ * OpenAPI keywords ajv does not know, and annotations that never affect validity: dropped so the
+ * standalone code does not embed every description.
+ */
+const droppedKeywords = new Set(['example', 'discriminator', 'xml', 'externalDocs', 'title', 'description', 'examples', '$comment', 'deprecated']);
+
+/**
+ * Copy of a schema that ajv can compile: annotations and `x-` extensions removed (only where they are
+ * keywords, never property names), `#/components/schemas/X` rewritten to the interface's `$defs`.
+ */
+export function toAjvSchema(schema: Json, componentsId: string): Json {
+  if (Array.isArray(schema)) return schema.map((item) => toAjvSchema(item, componentsId));
+  if (!isObject(schema)) return schema;
+  const copy: JsonObject = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (key.startsWith('x-') || droppedKeywords.has(key)) continue;
+    if (key === '$ref' && typeof value === 'string' && value.startsWith('#/components/schemas/')) {
+      copy.$ref = `${componentsId}#/$defs/${value.slice('#/components/schemas/'.length)}`;
+    } else if (schemaMapKeywords.includes(key) && isObject(value)) {
+      copy[key] = Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, toAjvSchema(sub, componentsId)]));
+    } else if (schemaKeywords.includes(key) || schemaListKeywords.includes(key)) {
+      copy[key] = toAjvSchema(value, componentsId);
+    } else {
+      copy[key] = value;
+    }
+  }
+  return copy;
+}
+
+export type ParameterLocation = 'path' | 'query' | 'header';
+export const parameterLocations: readonly ParameterLocation[] = ['path', 'query', 'header'];
+
+/** One object schema per parameter location: strict for path and query, open for headers. */
+function parameterSchema(operation: OperationModel, location: ParameterLocation): JsonObject | null {
+  const parameters = operation.parameters.filter((parameter) => parameter.in === location);
+  if (parameters.length === 0) return null;
+  return {
+    type: 'object',
+    properties: Object.fromEntries(parameters.map((parameter) => [parameter.name, parameter.schema])),
+    required: parameters.filter((parameter) => parameter.required).map((parameter) => parameter.name),
+    additionalProperties: location === 'header',
+  };
+}
+
+export interface ValidatorNames {
+  /** component schema name -> export name */
+  readonly schemas: Record<string, string>;
+  readonly operations: Record<
+    string,
+    { body: string | null; parameters: Partial<Record<ParameterLocation, string>>; responses: Record<string, string> }
+  >;
+}
+
+export function createAjv(): Ajv2020 {
+  const ajv = new Ajv2020({
+    allErrors: true,
+    strict: true,
+    strictTypes: false,
+    strictRequired: false,
+    // Referenced schemas become shared functions instead of copies inlined at every use.
+    inlineRefs: false,
+    code: { source: true, esm: true, lines: false, optimize: true },
+  });
+  addFormats(ajv);
+  return ajv;
+}
+
+export function emitValidators(document: JsonObject, interfaceName: string): { code: string; declarations: string; names: ValidatorNames } {
+  const base = `https://contrato.invalid/${interfaceName}`;
+  const componentsId = `${base}/components`;
+  const ajv = createAjv();
+  const components = isObject(document.components) && isObject(document.components.schemas) ? document.components.schemas : {};
+  ajv.addSchema(toAjvSchema({ $id: componentsId, $defs: components }, componentsId) as AnySchemaObject);
+
+  const exportsToIds: Record<string, string> = {};
+  const declarations: string[] = [];
+  const names: ValidatorNames = { schemas: {}, operations: {} };
+
+  for (const name of Object.keys(components)) {
+    const exportName = `schema_${identifierOf(name)}`;
+    exportsToIds[exportName] = `${componentsId}#/$defs/${name}`;
+    names.schemas[name] = exportName;
+    declarations.push(`export declare const ${exportName}: Validator<components["schemas"][${JSON.stringify(name)}]>;`);
+  }
+
+  const addOperationSchema = (exportName: string, id: string, schema: Json, type: string): void => {
+    ajv.addSchema({ ...(toAjvSchema(schema, componentsId) as JsonObject), $id: id } as AnySchemaObject);
+    exportsToIds[exportName] = id;
+    declarations.push(`export declare const ${exportName}: Validator<${type}>;`);
+  };
+
+  for (const operation of operationsOf(document)) {
+    const id = operation.operationId;
+    const prefix = `operation_${identifierOf(id)}`;
+    const opType = `operations[${JSON.stringify(id)}]`;
+    const entry: ValidatorNames['operations'][string] = { body: null, parameters: {}, responses: {} };
+    for (const location of parameterLocations) {
+      const schema = parameterSchema(operation, location);
+      if (!schema) continue;
+      const exportName = `${prefix}_${location}`;
+      addOperationSchema(exportName, `${base}/operations/${id}/${location}`, schema, `NonNullable<${opType}["parameters"][${JSON.stringify(location)}]>`);
+      entry.parameters[location] = exportName;
+    }
+    if (operation.requestBody) {
+      const exportName = `${prefix}_body`;
+      const type = `NonNullable<${opType}["requestBody"]>["content"][${JSON.stringify(operation.requestBody.mediaType)}]`;
+      addOperationSchema(exportName, `${base}/operations/${id}/body`, operation.requestBody.schema, type);
+      entry.body = exportName;
+    }
+    for (const response of operation.responses) {
+      if (!response.schema || !response.mediaType) continue;
+      const exportName = `${prefix}_response_${identifierOf(response.status)}`;
+      const type = `${opType}["responses"][${/^\d+$/.test(response.status) ? response.status : JSON.stringify(response.status)}]["content"][${JSON.stringify(response.mediaType)}]`;
+      addOperationSchema(exportName, `${base}/operations/${id}/responses/${response.status}`, response.schema, type);
+      entry.responses[response.status] = exportName;
+    }
+    names.operations[id] = entry;
+  }
+
+  const standalone = esmImports(standaloneCode(ajv, exportsToIds));
+  const table = [
+    'export const validators = {',
+    `  schemas: { ${Object.entries(names.schemas).map(([name, exp]) => `${JSON.stringify(name)}: ${exp}`).join(', ')} },`,
+    '  operations: {',
+    ...Object.entries(names.operations).map(([id, entry]) => {
+      const parameters = Object.entries(entry.parameters).map(([location, exp]) => `${location}: ${exp}`).join(', ');
+      const responses = Object.entries(entry.responses).map(([status, exp]) => `${JSON.stringify(status)}: ${exp}`).join(', ');
+      return `    ${JSON.stringify(id)}: { body: ${entry.body ?? 'null'}, parameters: { ${parameters} }, responses: { ${responses} } },`;
+    }),
+    '  },',
+    '};',
+  ].join('\n');
+
+  const code = `/* ${generatedBanner} */\n// @ts-nocheck\n${standalone}\n${table}\n`;
+  const dts = [
+    `/* ${generatedBanner} */`,
+    'import type { ErrorObject } from "ajv";',
+    'import type { components, operations } from "./types.js";',
+    '',
+    '/** A compiled JSON Schema check; on failure `errors` lists every violation (ajv `allErrors`). */',
+    'export interface Validator<T> {',
+    '  (data: unknown): data is T;',
+    '  errors?: ErrorObject[] | null;',
+    '}',
+    '',
+    ...declarations,
+    '',
+    'export interface OperationValidators {',
+    '  readonly body: Validator<unknown> | null;',
+    '  readonly parameters: { readonly path?: Validator<unknown>; readonly query?: Validator<unknown>; readonly header?: Validator<unknown> };',
+    '  readonly responses: Readonly<Record<string, Validator<unknown>>>;',
+    '}',
+    '',
+    'export declare const validators: {',
+    `  readonly schemas: { ${Object.entries(names.schemas).map(([name, exp]) => `readonly ${JSON.stringify(name)}: typeof ${exp}`).join('; ')} };`,
+    '  readonly operations: Readonly<Record<string, OperationValidators>>;',
+    '};',
+    '',
+  ].join('\n');
+  return { code, declarations: dts, names };
+}
+
+/**
+ * ajv's ESM output still calls require() for its runtime helpers and formats (CommonJS modules whose
+ * `.default` means different things under Node's ESM and under vitest/bundler interop), so give the
+ * module a real `require` instead of rewriting those calls.
+ */
+function esmImports(code: string): string {
+  const body = code.replace(/^"use strict";/, '');
+  if (!body.includes('require(')) return body;
+  return `import { createRequire } from "node:module";\nconst require = createRequire(import.meta.url);\n${body}`;
+}

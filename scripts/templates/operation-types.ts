@@ -1,0 +1,90 @@
+/**
+ * Interface-agnostic types of the generated operation tables and facades. Copied verbatim into
+ * generated/operation-types.ts by the operations step; written here so it is type-checked as source.
+ */
+
+export type HttpMethod = 'get' | 'put' | 'post' | 'delete' | 'options' | 'head' | 'patch' | 'trace';
+
+export interface ParameterInfo {
+  readonly name: string;
+  readonly in: 'path' | 'query' | 'header' | 'cookie';
+  readonly required: boolean;
+  /** JSON Schema type of the parameter, used to turn text (CLI arguments, URL segments) into values. */
+  readonly type: string | null;
+}
+
+/** Everything the runtime, the CLI and the docs need to know of one operation. */
+export interface OperationInfo {
+  readonly operationId: string;
+  /** Facade group and method: `client.<group>.<name>()`. */
+  readonly group: string;
+  readonly name: string;
+  readonly method: HttpMethod;
+  readonly path: string;
+  readonly summary: string;
+  /** OAuth2 scopes the credential needs. */
+  readonly scopes: readonly string[];
+  /** Whether the call carries a bearer token (false only for the token request itself). */
+  readonly secured: boolean;
+  readonly parameters: readonly ParameterInfo[];
+  readonly requestBody: { readonly mediaType: string; readonly required: boolean } | null;
+  /** Header that carries the idempotency key of this operation, as the spec spells it. */
+  readonly idempotencyHeader: string | null;
+  readonly pagination: { readonly page: string; readonly size: string; readonly defaultSize: number | null } | null;
+  /** The interface specification does not show this method or path; see `provisionalReason`. */
+  readonly provisional: boolean;
+  readonly provisionalReason: string | null;
+  readonly successStatuses: readonly number[];
+  readonly responseStatuses: readonly string[];
+}
+
+export interface CallOptions {
+  /** Extra request headers, e.g. Prism's `Prefer: code=404`. */
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly signal?: AbortSignal;
+  /** Idempotency key to send; one is generated when the operation takes a key and none is given. */
+  readonly idempotencyKey?: string;
+}
+
+type Defined<T> = Exclude<T, undefined>;
+type Slot<Key extends string, T> = [Defined<T>] extends [never]
+  ? {}
+  : {} extends Defined<T>
+    ? { readonly [K in Key]?: Defined<T> }
+    : { readonly [K in Key]: Defined<T> };
+type ParametersOf<Op> = Op extends { parameters: infer P } ? P : {};
+type Located<Op, L extends string> = ParametersOf<Op> extends { [K in L]?: infer V } ? V : never;
+/** The idempotency header is optional in calls: the runtime supplies one. */
+type HeadersOf<Op, Supplied extends string> = [Defined<Located<Op, 'header'>>] extends [never]
+  ? never
+  : Omit<Defined<Located<Op, 'header'>>, Supplied> &
+      Partial<Pick<Defined<Located<Op, 'header'>>, Extract<keyof Defined<Located<Op, 'header'>>, Supplied>>>;
+type RequestBodyOf<Op> = Op extends { requestBody?: infer B } ? NonNullable<B> : never;
+type BodySlot<Op> = [RequestBodyOf<Op>] extends [never]
+  ? {}
+  : RequestBodyOf<Op> extends { content: infer C }
+    ? Op extends { requestBody: unknown }
+      ? { readonly body: C[keyof C] }
+      : { readonly body?: C[keyof C] }
+    : {};
+
+/** Arguments of a facade call: `{ path?, query?, header?, body? }`, each required when the spec requires it. */
+export type OperationArgs<Op, SuppliedHeader extends string = never> = Slot<'path', Located<Op, 'path'>> &
+  Slot<'query', Located<Op, 'query'>> &
+  Slot<'header', HeadersOf<Op, SuppliedHeader>> &
+  BodySlot<Op>;
+
+type SuccessStatus = 200 | 201 | 202 | 203 | 204 | 206;
+/** The parsed body of a successful response (undefined for a response without a body). */
+export type OperationResult<Op> = Op extends { responses: infer R }
+  ? { [S in keyof R]: S extends SuccessStatus ? (R[S] extends { content: infer C } ? C[keyof C] : undefined) : never }[keyof R]
+  : never;
+
+/** Element of the `data` array of a page. */
+export type PageItem<Page> = Page extends { data?: ReadonlyArray<infer Item> } ? Item : never;
+
+/** What a generated facade calls; implemented by src/runtime. */
+export interface FacadeRuntime {
+  invoke(operationId: string, args: object, options?: CallOptions): Promise<unknown>;
+  pages(operationId: string, args: object, options?: CallOptions): AsyncIterable<unknown>;
+}

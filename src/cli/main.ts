@@ -1,0 +1,120 @@
+#!/usr/bin/env node
+/**
+ * The `contrato` command line.
+ *
+ *   contrato validate <interface> <METHOD> <path> request [file|-]
+ *   contrato validate <interface> <METHOD> <path> response:<STATUS> [file|-]
+ *   contrato validate <interface> schema <Name> [file|-]
+ *   contrato mock [interface...]
+ *   contrato docs [--site <dir>]
+ *
+ * Exit codes: 0 valid / done, 1 invalid document, 2 usage error or unknown operation or schema.
+ */
+import { readFileSync } from 'node:fs';
+import { findInterface, interfaces, type InterfaceName } from '../interfaces.js';
+import { loadInterface } from './registry.js';
+import { startAll, type RunningServer } from './servers.js';
+import { matchOperation, UsageError, validateDocument, type ValidateTarget } from './validate.js';
+
+const usage = `usage:
+  contrato validate <interface> <METHOD> <path> request [file|-]
+  contrato validate <interface> <METHOD> <path> response:<STATUS> [file|-]
+  contrato validate <interface> schema <Name> [file|-]
+  contrato mock [interface...]
+  contrato docs [--site <dir>]
+interfaces: ${interfaces.map((info) => info.name).join(', ')}`;
+
+function interfaceArgument(name: string | undefined): InterfaceName {
+  const info = name ? findInterface(name) : undefined;
+  if (!info) throw new UsageError(`unknown interface ${JSON.stringify(name ?? '')}; known: ${interfaces.map((i) => i.name).join(', ')}`);
+  return info.name as InterfaceName;
+}
+
+function readDocument(file: string | undefined): unknown {
+  const text = !file || file === '-' ? readFileSync(0, 'utf8') : readFileSync(file, 'utf8');
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new UsageError(`${file ?? 'stdin'} is not JSON: ${(error as Error).message}`);
+  }
+}
+
+async function validateCommand(args: string[]): Promise<number> {
+  const name = interfaceArgument(args[0]);
+  const modules = await loadInterface(name);
+  if (args[1] === 'schema') {
+    if (!args[2]) throw new UsageError('schema needs a name');
+    // Check the name before reading stdin, so a usage error never waits for input.
+    validateDocument(modules, { kind: 'schema', name: args[2] }, undefined);
+    const issues = validateDocument(modules, { kind: 'schema', name: args[2] }, readDocument(args[3]));
+    return report(issues);
+  }
+  const [, method, path, what, file] = args;
+  if (!method || !path || !what) throw new UsageError('validate needs <METHOD> <path> request|response:<STATUS>');
+  const operation = matchOperation(modules, method, path);
+  if (!operation) throw new UsageError(`no operation ${method.toUpperCase()} ${path} in ${name}`);
+  let target: ValidateTarget;
+  if (what === 'request') target = { kind: 'request' };
+  else if (/^response:(\d{3}|default)$/.test(what)) target = { kind: 'response', status: what.slice('response:'.length) };
+  else throw new UsageError(`expected request or response:<STATUS>, got ${what}`);
+  // Check the operation before reading stdin, so a usage error never waits for input.
+  validateDocument(modules, target, undefined, operation);
+  return report(validateDocument(modules, target, readDocument(file), operation));
+}
+
+function report(issues: readonly { pointer: string; message: string }[]): number {
+  if (issues.length === 0) {
+    console.log('valid');
+    return 0;
+  }
+  for (const issue of issues) console.error(`${issue.pointer || '/'}: ${issue.message}`);
+  return 1;
+}
+
+async function untilInterrupted(servers: RunningServer[]): Promise<number> {
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  await Promise.all(servers.map((server) => server.stop()));
+  return 0;
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case 'validate':
+      return validateCommand(rest);
+    case 'mock': {
+      const names = rest.length > 0 ? rest.map(interfaceArgument) : interfaces.map((info) => info.name);
+      return untilInterrupted(await startAll(names, null));
+    }
+    case 'docs': {
+      const siteIndex = rest.indexOf('--site');
+      const siteDir = siteIndex >= 0 && rest[siteIndex + 1] ? rest[siteIndex + 1]! : 'site';
+      return untilInterrupted(await startAll([], siteDir));
+    }
+    case undefined:
+    case 'help':
+    case '--help':
+      console.log(usage);
+      return command === undefined ? 2 : 0;
+    default:
+      throw new UsageError(`unknown command ${command}`);
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    if (error instanceof UsageError) {
+      console.error(`contrato: ${error.message}\n${usage}`);
+      process.exitCode = 2;
+    } else {
+      console.error(`contrato: ${error instanceof Error ? error.message : String(error)}`);
+      process.exitCode = 1;
+    }
+  },
+);

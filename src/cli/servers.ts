@@ -1,0 +1,111 @@
+/** Long-running servers of the CLI: Prism mocks of the interfaces and the static docs site, on loopback. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createReadStream, existsSync, statSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
+import { dirname, extname, join, normalize, sep } from 'node:path';
+import { docsPort, findInterface, type InterfaceName } from '../interfaces.js';
+import { bundledSpecPath } from './registry.js';
+import { buildSite } from './site.js';
+
+export interface RunningServer {
+  readonly url: string;
+  stop(): Promise<void>;
+}
+
+function prismBin(): string {
+  const require = createRequire(import.meta.url);
+  try {
+    const manifestPath = require.resolve('@stoplight/prism-cli/package.json');
+    const manifest = require(manifestPath) as { bin: string | Record<string, string> };
+    const bin = typeof manifest.bin === 'string' ? manifest.bin : manifest.bin.prism;
+    return join(dirname(manifestPath), bin ?? 'dist/index.js');
+  } catch {
+    throw new Error('mocks need @stoplight/prism-cli: npm install --save-dev @stoplight/prism-cli@5.14.2');
+  }
+}
+
+/**
+ * Starts Prism on 127.0.0.1:`port` serving the bundled spec of `name`, with request validation
+ * (a bad request gets a 422 problem). Resolves once Prism listens.
+ */
+export function startMock(name: InterfaceName, port: number, options: { dynamic?: boolean } = {}): Promise<RunningServer> {
+  const args = [prismBin(), 'mock', '--host', '127.0.0.1', '--port', String(port), bundledSpecPath(name)];
+  if (options.dynamic) args.push('--dynamic', '--seed', 'contrato');
+  const child: ChildProcess = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const url = `http://127.0.0.1:${port}`;
+  let output = '';
+  return new Promise((resolve, reject) => {
+    const onData = (chunk: Buffer): void => {
+      output += chunk.toString();
+      if (/Prism is listening on/.test(output)) {
+        resolve({
+          url,
+          stop: () =>
+            new Promise<void>((done) => {
+              if (child.exitCode !== null) return done();
+              child.once('exit', () => done());
+              child.kill('SIGTERM');
+            }),
+        });
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`prism for ${name} exited with ${code}:\n${output.slice(-2000)}`)));
+  });
+}
+
+const contentTypes: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
+  '.png': 'image/png',
+  '.svg': 'image/svg+xml',
+};
+
+/** Serves the files of `siteDir` on 127.0.0.1:`port` (0 picks a free port). */
+export function serveStatic(siteDir: string, port: number): Promise<RunningServer> {
+  const root = normalize(siteDir);
+  const server: Server = createServer((request, response) => {
+    const pathname = decodeURIComponent(new URL(request.url ?? '/', 'http://localhost').pathname);
+    const file = normalize(join(root, pathname.endsWith('/') ? `${pathname}index.html` : pathname));
+    if (!file.startsWith(root + sep) || !existsSync(file) || !statSync(file).isFile()) {
+      response.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+      return;
+    }
+    response.writeHead(200, { 'content-type': contentTypes[extname(file)] ?? 'application/octet-stream' });
+    createReadStream(file).pipe(response);
+  });
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => {
+      const { port: actual } = server.address() as AddressInfo;
+      resolve({
+        url: `http://127.0.0.1:${actual}`,
+        stop: () => new Promise<void>((done) => server.close(() => done())),
+      });
+    });
+  });
+}
+
+/** Mocks of `names` on their fixed ports and, given a site folder, the docs site; prints their URLs. */
+export async function startAll(names: readonly InterfaceName[], siteDir: string | null): Promise<RunningServer[]> {
+  const servers: RunningServer[] = [];
+  for (const name of names) {
+    const info = findInterface(name)!;
+    const server = await startMock(name, info.mockPort);
+    servers.push(server);
+    console.log(`mock  ${name.padEnd(14)} ${server.url}`);
+  }
+  if (siteDir) {
+    await buildSite(siteDir, { log: console.log });
+    const server = await serveStatic(siteDir, docsPort);
+    servers.push(server);
+    console.log(`docs  ${'site'.padEnd(14)} ${server.url}/`);
+  }
+  return servers;
+}
+

@@ -1,0 +1,97 @@
+/**
+ * `contrato validate`: checks a JSON document against a request body, a response or a named schema of
+ * an interface, with the same generated validators the clients use.
+ */
+import type { OperationInfo } from '../../generated/operation-types.js';
+import type { ValidationIssue } from '../runtime/errors.js';
+import type { OperationValidatorSet } from '../runtime/runtime.js';
+import { check } from '../runtime/validation.js';
+import type { InterfaceModules } from './registry.js';
+
+export class UsageError extends Error {}
+
+export interface OperationMatch {
+  readonly info: OperationInfo;
+  /** Path parameters taken from a concrete path, as text. */
+  readonly pathParameters: Record<string, string>;
+  readonly concrete: boolean;
+}
+
+/** Finds the operation of `method` whose template is `path`, or whose template a concrete `path` fills in. */
+export function matchOperation(modules: InterfaceModules, method: string, path: string): OperationMatch | null {
+  const wanted = method.toLowerCase();
+  const candidates = Object.values(modules.operationTable).filter((info) => info.method === wanted);
+  const exact = candidates.find((info) => info.path === path);
+  if (exact) return { info: exact, pathParameters: {}, concrete: false };
+  const segments = path.split('?')[0]!.split('/');
+  let best: { match: OperationMatch; literals: number } | null = null;
+  for (const info of candidates) {
+    const template = info.path.split('/');
+    if (template.length !== segments.length) continue;
+    const pathParameters: Record<string, string> = {};
+    let literals = 0;
+    const fits = template.every((part, index) => {
+      const segment = segments[index]!;
+      const parameter = /^\{(.+)\}$/.exec(part);
+      if (parameter) {
+        if (segment === '') return false;
+        pathParameters[parameter[1]!] = decodeURIComponent(segment);
+        return true;
+      }
+      literals += 1;
+      return part === segment;
+    });
+    if (fits && (!best || literals > best.literals)) best = { match: { info, pathParameters, concrete: true }, literals };
+  }
+  return best?.match ?? null;
+}
+
+/** Text from a URL or the command line as the value its parameter's schema type expects. */
+export function parameterValue(text: string, type: string | null): unknown {
+  if ((type === 'integer' || type === 'number') && /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/.test(text)) return Number(text);
+  if (type === 'boolean' && (text === 'true' || text === 'false')) return text === 'true';
+  return text;
+}
+
+export type ValidateTarget = { kind: 'request' } | { kind: 'response'; status: string } | { kind: 'schema'; name: string };
+
+/** Issues of the path parameters of a concrete path (`/fee-rules/abc` -> `/path/id: must match format "uuid"`). */
+function pathIssues(operation: OperationMatch, validators: OperationValidatorSet): ValidationIssue[] {
+  const validator = validators.parameters.path;
+  if (!operation.concrete || !validator) return [];
+  const path = Object.fromEntries(
+    operation.info.parameters
+      .filter((p) => p.in === 'path')
+      .map((p) => [p.name, parameterValue(operation.pathParameters[p.name] ?? '', p.type)]),
+  );
+  return check(validator, path, '/path');
+}
+
+export function validateDocument(
+  modules: InterfaceModules,
+  target: ValidateTarget,
+  document: unknown,
+  operation?: OperationMatch,
+): ValidationIssue[] {
+  if (target.kind === 'schema') {
+    const validator = modules.validators.schemas[target.name];
+    if (!validator) {
+      throw new UsageError(`no schema ${target.name}; known: ${Object.keys(modules.validators.schemas).join(', ')}`);
+    }
+    return check(validator, document);
+  }
+  if (!operation) throw new UsageError('an operation is required');
+  const { info } = operation;
+  const validators = modules.validators.operations[info.operationId];
+  if (!validators) throw new UsageError(`no validators for ${info.operationId}`);
+  if (target.kind === 'request') {
+    if (!validators.body) throw new UsageError(`${info.operationId} (${info.method.toUpperCase()} ${info.path}) takes no request body`);
+    return [...pathIssues(operation, validators), ...check(validators.body, document)];
+  }
+  if (!info.responseStatuses.includes(target.status)) {
+    throw new UsageError(`${info.operationId} has no response ${target.status}; it has ${info.responseStatuses.join(', ')}`);
+  }
+  const validator = validators.responses[target.status];
+  if (!validator) throw new UsageError(`response ${target.status} of ${info.operationId} has no body`);
+  return [...pathIssues(operation, validators), ...check(validator, document)];
+}

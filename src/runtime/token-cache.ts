@@ -1,0 +1,54 @@
+/**
+ * Access-token cache of one credential: reused until shortly before it expires, refreshed by a single
+ * request however many calls need it at once, and dropped when the server answers 401.
+ */
+export interface IssuedToken {
+  readonly accessToken: string;
+  /** Lifetime in seconds, as the token response gives it. */
+  readonly expiresIn: number;
+}
+
+export interface TokenCacheOptions {
+  /** Requests a new token from the server. */
+  readonly issue: () => Promise<IssuedToken>;
+  /** Renew this many seconds before expiry, so a token never expires in flight. Default 60. */
+  readonly skewSeconds?: number;
+  readonly now?: () => number;
+}
+
+export class TokenCache {
+  private current: { token: string; renewAt: number } | null = null;
+  private inFlight: Promise<string> | null = null;
+  private readonly issue: () => Promise<IssuedToken>;
+  private readonly skewMs: number;
+  private readonly now: () => number;
+
+  constructor(options: TokenCacheOptions) {
+    this.issue = options.issue;
+    this.skewMs = (options.skewSeconds ?? 60) * 1000;
+    this.now = options.now ?? Date.now;
+  }
+
+  /** A valid access token, from the cache or from one shared token request. */
+  async get(): Promise<string> {
+    if (this.current && this.now() < this.current.renewAt) return this.current.token;
+    this.inFlight ??= this.refresh().finally(() => {
+      this.inFlight = null;
+    });
+    return this.inFlight;
+  }
+
+  /** Forget `token` (the server rejected it); a newer token already cached is kept. */
+  invalidate(token: string): void {
+    if (this.current?.token === token) this.current = null;
+  }
+
+  private async refresh(): Promise<string> {
+    const issued = await this.issue();
+    // A lifetime shorter than twice the skew would be renewed on every call; keep half of it instead.
+    const lifetimeMs = issued.expiresIn * 1000;
+    const renewAt = this.now() + Math.max(lifetimeMs - this.skewMs, lifetimeMs / 2);
+    this.current = { token: issued.accessToken, renewAt };
+    return issued.accessToken;
+  }
+}
