@@ -26,7 +26,7 @@ export type CoreBankingClient = CoreBankingFacade;
 
 export function createCoreBankingClient(options: CoreBankingClientOptions): CoreBankingClient {
   const baseUrl = checkBaseUrl(options.baseUrl);
-  const fetch = fetchThrough(createDispatcher(options.tls));
+  const fetch = fetchThrough(createDispatcher(options.tls), options.tls);
   const tokens = new TokenCache({
     skewSeconds: options.tokenSkewSeconds ?? 60,
     issue: async () => {

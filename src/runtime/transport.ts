@@ -3,7 +3,7 @@
  * carries the token request and every call, so both present the same certificate.
  */
 import { Agent, fetch as undiciFetch, type Dispatcher } from 'undici';
-import { ConfigurationError } from './errors.js';
+import { AuthError, ConfigurationError } from './errors.js';
 
 /** Client certificate as PEM (certificate, key, optional CA) or as a PKCS#12 bundle. */
 export type TlsOptions =
@@ -38,17 +38,62 @@ export function createDispatcher(tls?: TlsOptions): Dispatcher {
   return new Agent({ connect: tls ? { ...tls } : {}, keepAliveTimeout: 10_000 });
 }
 
-/** A fetch for openapi-fetch that sends through the given dispatcher. */
-export function fetchThrough(dispatcher: Dispatcher): FetchLike {
+/** TLS failure codes (OpenSSL alerts and Node verification errors) and what each means for the caller. */
+const tlsFailures: ReadonlyArray<[RegExp, string]> = [
+  [/CERTIFICATE_REQUIRED|HANDSHAKE_FAILURE/, 'the server requires a client certificate and none (or an unusable one) was presented'],
+  [/ALERT_UNKNOWN_CA|ALERT_BAD_CERTIFICATE|ALERT_DECRYPT_ERROR/, 'the server rejected the client certificate (not issued by a CA it trusts, or not the linked one)'],
+  [/ALERT_CERTIFICATE_EXPIRED|ALERT_CERTIFICATE_REVOKED/, 'the server rejected the client certificate as expired or revoked'],
+  [/KEY_VALUES_MISMATCH|ERR_OSSL_X509_KEY_VALUES_MISMATCH/, 'the client certificate and private key do not match'],
+  [/CERT_HAS_EXPIRED/, "the server's certificate has expired"],
+  [/UNABLE_TO_VERIFY_LEAF_SIGNATURE|SELF_SIGNED_CERT_IN_CHAIN|DEPTH_ZERO_SELF_SIGNED_CERT|UNABLE_TO_GET_ISSUER_CERT/, "the server's certificate is not trusted (pass the issuing CA in tls.ca)"],
+  [/ERR_TLS_CERT_ALTNAME_INVALID/, "the server's certificate does not name this host"],
+  [/ERR_SSL_|ERR_OSSL_/, 'the TLS handshake failed'],
+];
+
+/**
+ * Under TLS 1.3 a server refuses a client certificate after the client has finished its handshake, so
+ * undici often sees only a closed socket, not the alert. On an https connection that closes before any
+ * answer, say what that almost always means under mutual TLS.
+ */
+function closedBeforeAnswer(code: string, message: string, hasClientCertificate: boolean): string | null {
+  if (code !== 'UND_ERR_SOCKET' || !/other side closed/.test(message)) return null;
+  return hasClientCertificate
+    ? 'the server closed the TLS connection without answering: it most likely refused the client certificate (not issued by a CA it trusts, expired, or not linked to the credential)'
+    : 'the server closed the TLS connection without answering and no client certificate was configured: this API requires one (tls option)';
+}
+
+function tlsFailureOf(error: unknown, https: boolean, hasClientCertificate: boolean): { code: string; meaning: string } | null {
+  for (let current = error; current instanceof Error; current = current.cause) {
+    const code = String((current as { code?: unknown }).code ?? '');
+    const found = tlsFailures.find(([pattern]) => pattern.test(code));
+    if (found) return { code, meaning: found[1] };
+    const closed = https ? closedBeforeAnswer(code, current.message, hasClientCertificate) : null;
+    if (closed) return { code, meaning: closed };
+  }
+  return null;
+}
+
+/**
+ * A fetch for openapi-fetch that sends through the given dispatcher. A TLS failure (section 5: TLS
+ * handshake failure when certificate or trust is wrong) becomes an AuthError that says which.
+ */
+export function fetchThrough(dispatcher: Dispatcher, tls?: TlsOptions): FetchLike {
+  const hasClientCertificate = tls !== undefined && ('pfx' in tls || 'cert' in tls);
   return async (request: Request): Promise<Response> => {
     const hasBody = request.method !== 'GET' && request.method !== 'HEAD';
-    const response = await undiciFetch(request.url, {
-      method: request.method,
-      headers: [...request.headers.entries()],
-      body: hasBody ? Buffer.from(await request.arrayBuffer()) : null,
-      signal: request.signal,
-      dispatcher,
-    });
-    return response as unknown as Response;
+    try {
+      const response = await undiciFetch(request.url, {
+        method: request.method,
+        headers: [...request.headers.entries()],
+        body: hasBody ? Buffer.from(await request.arrayBuffer()) : null,
+        signal: request.signal,
+        dispatcher,
+      });
+      return response as unknown as Response;
+    } catch (error) {
+      const failure = tlsFailureOf(error, request.url.startsWith('https:'), hasClientCertificate);
+      if (failure) throw new AuthError(`TLS handshake with ${new URL(request.url).host} failed: ${failure.meaning} (${failure.code})`, null, error);
+      throw error;
+    }
   };
 }
