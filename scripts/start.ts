@@ -20,5 +20,4 @@ const stop = async (): Promise<void> => {
   await Promise.all(servers.map((server) => server.stop()));
   process.exit(0);
 };
-process.once('SIGINT', () => void stop());
-process.once('SIGTERM', () => void stop());
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(signal, () => void stop());

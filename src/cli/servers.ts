@@ -34,6 +34,12 @@ export function startMock(name: InterfaceName, port: number, options: { dynamic?
   const args = [prismBin(), 'mock', '--host', '127.0.0.1', '--port', String(port), bundledSpecPath(name)];
   if (options.dynamic) args.push('--dynamic', '--seed', 'contrato');
   const child: ChildProcess = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  // Never leave a mock behind: if this process ends without stopping it, take it along.
+  const killChild = (): void => {
+    child.kill('SIGTERM');
+  };
+  process.once('exit', killChild);
+  child.once('exit', () => process.removeListener('exit', killChild));
   const url = `http://127.0.0.1:${port}`;
   let output = '';
   return new Promise((resolve, reject) => {
