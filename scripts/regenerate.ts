@@ -39,7 +39,10 @@ function toolVersions(): Record<string, string> {
 }
 
 function currentInputs(): Record<string, string> {
-  const files = [...listFiles('specs'), ...listFiles('scripts'), 'src/interfaces.ts', 'redocly.yaml'];
+  // What the generated files are made from: the spec sources, the generator and its configuration.
+  const specSources = listFiles('specs').filter((file) => /\.(ya?ml)$|\.schema\.json$/.test(file));
+  const generator = [...listFiles('scripts/steps'), ...listFiles('scripts/templates'), 'scripts/regenerate.ts', 'scripts/lib.ts', 'scripts/openapi-model.ts'];
+  const files = [...specSources, ...generator, 'src/interfaces.ts', 'redocly.yaml'];
   return Object.fromEntries(files.map((file) => [file, sha256(readFileSync(join(projectRoot, file)))]));
 }
 
