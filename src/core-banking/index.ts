@@ -7,6 +7,7 @@ import { validators } from '../../generated/core-banking/validators.js';
 import { AuthError, HttpError } from '../runtime/errors.js';
 import { createRuntime, type OperationValidatorSet } from '../runtime/runtime.js';
 import { TokenCache } from '../runtime/token-cache.js';
+import { check } from '../runtime/validation.js';
 import { checkBaseUrl, createDispatcher, fetchThrough, type TlsOptions } from '../runtime/transport.js';
 
 export interface CoreBankingClientOptions {
@@ -34,6 +35,11 @@ export function createCoreBankingClient(options: CoreBankingClientOptions): Core
         const response = await facade.auth.token({
           body: { client_id: options.clientId, client_secret: options.clientSecret, grant_type: 'client_credentials' },
         });
+        // The token is used on every call, so its answer is always checked, whatever validateResponses says.
+        const issues = check(validators.schemas.TokenResponse, response);
+        if (issues.length > 0) {
+          throw new AuthError(`core-banking token response breaks the contract: ${issues.map((i) => `${i.pointer} ${i.message}`).join('; ')}`, null);
+        }
         return { accessToken: response.access_token, expiresIn: response.expires_in };
       } catch (error) {
         if (error instanceof HttpError && (error.status === 401 || error.status === 403)) {

@@ -16,6 +16,8 @@ const problem = (status: number, title: string) => ({
 
 interface TokenServerOptions {
   readonly expiresIn?: number;
+  /** Answer the token request with this body instead of a valid token. */
+  readonly tokenBody?: unknown;
   /** Tokens the API answers 401 to, as if revoked. */
   readonly revoked?: Set<string>;
   readonly tokenStatus?: number;
@@ -33,6 +35,7 @@ async function startBank(options: TokenServerOptions = {}): Promise<LoopbackServ
     if (request.method === 'POST' && request.path === '/auth/token') {
       if (options.tokenStatus) return sendJson(response, options.tokenStatus, problem(options.tokenStatus, 'Token refused'), 'application/problem+json');
       issued += 1;
+      if (options.tokenBody) return sendJson(response, 200, options.tokenBody);
       return sendJson(response, 200, { access_token: `token-${issued}`, token_type: 'Bearer', expires_in: options.expiresIn ?? 3600 });
     }
     if (request.method === 'GET' && request.path === `/accounts/${accountId}/balance`) {
@@ -115,5 +118,13 @@ describe('core-banking token flow', () => {
     expect((error as AuthError).status).toBe(status);
     expect((error as AuthError).message).toMatch(want);
     expect(JSON.stringify(error) + String(error) + (error as Error).stack).not.toContain('s3cr3t-value');
+  });
+
+  it('a token response without access_token is an AuthError, and the token is never sent', async () => {
+    const bank = await startBank({ tokenBody: { token_type: 'Bearer', expires_in: 3600, accessToken: 'camelCase-by-mistake' } });
+    const error = await client(bank).accounts.balance({ path: { id: accountId } }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(AuthError);
+    expect((error as AuthError).message).toMatch(/token response breaks the contract: \/access_token is required/);
+    expect(bank.requests.filter((r) => r.path !== '/auth/token')).toEqual([]);
   });
 });
