@@ -821,7 +821,10 @@ export interface components {
             id?: number;
             /** @description Pix transaction id of the charge (absent or null for BOLETO-only invoices and drafts). */
             txId?: string | null;
-            /** @description Pix copy-and-paste payload (BR Code). */
+            /**
+             * Format: brcode
+             * @description Pix copy-and-paste payload (BR Code); its fields and CRC are checked.
+             */
             brCode?: string | null;
             /** @description Amount in BRL. */
             amount?: number;
@@ -835,9 +838,15 @@ export interface components {
             paymentMethod?: "PIX" | "BOLETO" | "PIX_BOLETO" | (string & {});
             /** @description Pix key receiving the payment. */
             pixKey?: string | null;
-            /** @description Boleto bar code (44 digits). */
+            /**
+             * Format: boleto-barcode
+             * @description Boleto bar code (44 digits, check digit verified).
+             */
             boletoBarcode?: string | null;
-            /** @description Boleto digitable line (47 digits). */
+            /**
+             * Format: boleto-line
+             * @description Boleto digitable line (47 digits, check digits verified).
+             */
             boletoDigitableLine?: string | null;
             /**
              * Format: date-time

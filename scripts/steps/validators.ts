@@ -2,13 +2,14 @@
  * ajv standalone validators for every component schema, every request body, every parameter location
  * and every response body of an interface, emitted as one ES module plus its declarations.
  */
-import { Ajv2020, type AnySchemaObject } from 'ajv/dist/2020.js';
-import ajvFormats from 'ajv-formats';
+import { _, Ajv2020, type AnySchemaObject } from 'ajv/dist/2020.js';
+import ajvFormatsPlugin from 'ajv-formats';
 import ajvStandalone from 'ajv/dist/standalone/index.js';
 
 // CommonJS modules: under NodeNext their callable export is `.default`.
-const addFormats = ajvFormats.default;
+const addFormats = ajvFormatsPlugin.default;
 const standaloneCode = ajvStandalone.default;
+import { ajvFormats as contratoFormats } from '../../src/formats/registry.js';
 import { generatedBanner, identifierOf } from '../lib.js';
 import { isObject, operationsOf, type Json, type JsonObject, type OperationModel } from '../openapi-model.js';
 
@@ -71,6 +72,9 @@ export interface ValidatorNames {
   >;
 }
 
+/** Generated modules live in generated/<interface>/ (and dist/generated/<interface>/ beside dist/src/). */
+const formatsImport = 'import { validatorFormats as contratoFormats } from "../../src/formats/validator-formats.js";';
+
 export function createAjv(): Ajv2020 {
   const ajv = new Ajv2020({
     allErrors: true,
@@ -79,9 +83,11 @@ export function createAjv(): Ajv2020 {
     strictRequired: false,
     // Referenced schemas become shared functions instead of copies inlined at every use.
     inlineRefs: false,
-    code: { source: true, esm: true, lines: false, optimize: true },
+    // Formats are looked up in the table the generated module imports (see formatsImport).
+    code: { source: true, esm: true, lines: false, optimize: true, formats: _`contratoFormats` },
   });
   addFormats(ajv);
+  for (const [name, check] of Object.entries(contratoFormats)) ajv.addFormat(name, check);
   return ajv;
 }
 
@@ -151,7 +157,7 @@ export function emitValidators(document: JsonObject, interfaceName: string): { c
     '};',
   ].join('\n');
 
-  const code = `/* ${generatedBanner} */\n// @ts-nocheck\n${standalone}\n${table}\n`;
+  const code = `/* ${generatedBanner} */\n// @ts-nocheck\n${formatsImport}\n${standalone}\n${table}\n`;
   const dts = [
     `/* ${generatedBanner} */`,
     'import type { ErrorObject } from "ajv";',
