@@ -36,3 +36,5 @@ export const validators = {
     "pixManagerCredentials.delete": { body: null, parameters: { path: operation_pixManagerCredentials_delete_path }, responses: { "200": operation_pixManagerCredentials_delete_response__200, "400": operation_pixManagerCredentials_delete_response__400, "401": operation_pixManagerCredentials_delete_response__401, "403": operation_pixManagerCredentials_delete_response__403, "404": operation_pixManagerCredentials_delete_response__404, "429": operation_pixManagerCredentials_delete_response__429, "500": operation_pixManagerCredentials_delete_response__500, "503": operation_pixManagerCredentials_delete_response__503 } },
   },
 };
+/** What each pattern of the spec accepts, in plain words (x-pattern-description). */
+export const patternDescriptions = {};

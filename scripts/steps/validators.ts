@@ -29,18 +29,26 @@ const droppedKeywords = new Set(['example', 'discriminator', 'xml', 'externalDoc
  * Copy of a schema that ajv can compile: annotations and `x-` extensions removed (only where they are
  * keywords, never property names), `#/components/schemas/X` rewritten to the interface's `$defs`.
  */
-export function toAjvSchema(schema: Json, componentsId: string): Json {
-  if (Array.isArray(schema)) return schema.map((item) => toAjvSchema(item, componentsId));
+export function toAjvSchema(schema: Json, componentsId: string, patterns: Map<string, string> = new Map()): Json {
+  if (Array.isArray(schema)) return schema.map((item) => toAjvSchema(item, componentsId, patterns));
   if (!isObject(schema)) return schema;
+  if (typeof schema.pattern === 'string') {
+    // Every pattern says in plain words what it accepts: error messages quote that, not the regex.
+    const meaning = schema['x-pattern-description'];
+    if (typeof meaning !== 'string' || meaning === '') {
+      throw new Error(`pattern ${schema.pattern} has no x-pattern-description (what it accepts, in plain words)`);
+    }
+    patterns.set(schema.pattern, meaning);
+  }
   const copy: JsonObject = {};
   for (const [key, value] of Object.entries(schema)) {
     if (key.startsWith('x-') || droppedKeywords.has(key)) continue;
     if (key === '$ref' && typeof value === 'string' && value.startsWith('#/components/schemas/')) {
       copy.$ref = `${componentsId}#/$defs/${value.slice('#/components/schemas/'.length)}`;
     } else if (schemaMapKeywords.includes(key) && isObject(value)) {
-      copy[key] = Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, toAjvSchema(sub, componentsId)]));
+      copy[key] = Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, toAjvSchema(sub, componentsId, patterns)]));
     } else if (schemaKeywords.includes(key) || schemaListKeywords.includes(key)) {
-      copy[key] = toAjvSchema(value, componentsId);
+      copy[key] = toAjvSchema(value, componentsId, patterns);
     } else {
       copy[key] = value;
     }
@@ -96,7 +104,8 @@ export function emitValidators(document: JsonObject, interfaceName: string): { c
   const componentsId = `${base}/components`;
   const ajv = createAjv();
   const components = isObject(document.components) && isObject(document.components.schemas) ? document.components.schemas : {};
-  ajv.addSchema(toAjvSchema({ $id: componentsId, $defs: components }, componentsId) as AnySchemaObject);
+  const patterns = new Map<string, string>();
+  ajv.addSchema(toAjvSchema({ $id: componentsId, $defs: components }, componentsId, patterns) as AnySchemaObject);
 
   const exportsToIds: Record<string, string> = {};
   const declarations: string[] = [];
@@ -110,7 +119,7 @@ export function emitValidators(document: JsonObject, interfaceName: string): { c
   }
 
   const addOperationSchema = (exportName: string, id: string, schema: Json, type: string): void => {
-    ajv.addSchema({ ...(toAjvSchema(schema, componentsId) as JsonObject), $id: id } as AnySchemaObject);
+    ajv.addSchema({ ...(toAjvSchema(schema, componentsId, patterns) as JsonObject), $id: id } as AnySchemaObject);
     exportsToIds[exportName] = id;
     declarations.push(`export declare const ${exportName}: Validator<${type}>;`);
   };
@@ -155,6 +164,8 @@ export function emitValidators(document: JsonObject, interfaceName: string): { c
     }),
     '  },',
     '};',
+    '/** What each pattern of the spec accepts, in plain words (x-pattern-description). */',
+    `export const patternDescriptions = ${JSON.stringify(Object.fromEntries([...patterns].sort()), null, 2)};`,
   ].join('\n');
 
   const code = `/* ${generatedBanner} */\n// @ts-nocheck\n${formatsImport}\n${standalone}\n${table}\n`;
@@ -181,6 +192,9 @@ export function emitValidators(document: JsonObject, interfaceName: string): { c
     `  readonly schemas: { ${Object.entries(names.schemas).map(([name, exp]) => `readonly ${JSON.stringify(name)}: typeof ${exp}`).join('; ')} };`,
     '  readonly operations: Readonly<Record<string, OperationValidators>>;',
     '};',
+    '',
+    '/** What each pattern of the spec accepts, in plain words (x-pattern-description). */',
+    'export declare const patternDescriptions: Readonly<Record<string, string>>;',
     '',
   ].join('\n');
   return { code, declarations: dts, names };

@@ -10,6 +10,7 @@ import type { CompiledValidator } from '../runtime/validation.js';
 
 export interface InterfaceModules {
   readonly operationTable: Readonly<Record<string, OperationInfo>>;
+  readonly patternDescriptions: Readonly<Record<string, string>>;
   readonly validators: {
     readonly schemas: Readonly<Record<string, CompiledValidator>>;
     readonly operations: Readonly<Record<string, OperationValidatorSet>>;
@@ -22,7 +23,11 @@ const loaders: Record<InterfaceName, () => Promise<InterfaceModules>> = {
       import('../../generated/core-banking/operations.js'),
       import('../../generated/core-banking/validators.js'),
     ]);
-    return { operationTable: operations.operationTable, validators: validators.validators as InterfaceModules['validators'] };
+    return {
+      operationTable: operations.operationTable,
+      validators: validators.validators as InterfaceModules['validators'],
+      patternDescriptions: validators.patternDescriptions,
+    };
   },
 };
 

@@ -56,7 +56,7 @@ export function parameterValue(text: string, type: string | null): unknown {
 export type ValidateTarget = { kind: 'request' } | { kind: 'response'; status: string } | { kind: 'schema'; name: string };
 
 /** Issues of the path parameters of a concrete path (`/fee-rules/abc` -> `/path/id: must match format "uuid"`). */
-function pathIssues(operation: OperationMatch, validators: OperationValidatorSet): ValidationIssue[] {
+function pathIssues(modules: InterfaceModules, operation: OperationMatch, validators: OperationValidatorSet): ValidationIssue[] {
   const validator = validators.parameters.path;
   if (!operation.concrete || !validator) return [];
   const path = Object.fromEntries(
@@ -64,7 +64,7 @@ function pathIssues(operation: OperationMatch, validators: OperationValidatorSet
       .filter((p) => p.in === 'path')
       .map((p) => [p.name, parameterValue(operation.pathParameters[p.name] ?? '', p.type)]),
   );
-  return check(validator, path, '/path');
+  return check(validator, path, '/path', modules.patternDescriptions);
 }
 
 export function validateDocument(
@@ -78,7 +78,7 @@ export function validateDocument(
     if (!validator) {
       throw new UsageError(`no schema ${target.name}; known: ${Object.keys(modules.validators.schemas).join(', ')}`);
     }
-    return check(validator, document);
+    return check(validator, document, '', modules.patternDescriptions);
   }
   if (!operation) throw new UsageError('an operation is required');
   const { info } = operation;
@@ -86,12 +86,12 @@ export function validateDocument(
   if (!validators) throw new UsageError(`no validators for ${info.operationId}`);
   if (target.kind === 'request') {
     if (!validators.body) throw new UsageError(`${info.operationId} (${info.method.toUpperCase()} ${info.path}) takes no request body`);
-    return [...pathIssues(operation, validators), ...check(validators.body, document)];
+    return [...pathIssues(modules, operation, validators), ...check(validators.body, document, '', modules.patternDescriptions)];
   }
   if (!info.responseStatuses.includes(target.status)) {
     throw new UsageError(`${info.operationId} has no response ${target.status}; it has ${info.responseStatuses.join(', ')}`);
   }
   const validator = validators.responses[target.status];
   if (!validator) throw new UsageError(`response ${target.status} of ${info.operationId} has no body`);
-  return [...pathIssues(operation, validators), ...check(validator, document)];
+  return [...pathIssues(modules, operation, validators), ...check(validator, document, '', modules.patternDescriptions)];
 }

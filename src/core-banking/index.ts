@@ -3,7 +3,7 @@
  * specification): token from POST /auth/token over mutual TLS, then the typed facade of every operation.
  */
 import { createCoreBankingFacade, operationTable, type CoreBankingFacade } from '../../generated/core-banking/operations.js';
-import { validators } from '../../generated/core-banking/validators.js';
+import { patternDescriptions, validators } from '../../generated/core-banking/validators.js';
 import { AuthError, HttpError } from '../runtime/errors.js';
 import { createRuntime, type OperationValidatorSet } from '../runtime/runtime.js';
 import { TokenCache } from '../runtime/token-cache.js';
@@ -60,6 +60,7 @@ export function createCoreBankingClient(options: CoreBankingClientOptions): Core
     fetch,
     tokens,
     validateResponses: options.validateResponses ?? false,
+    patternDescriptions,
   });
   const facade = createCoreBankingFacade(runtime);
   return facade;

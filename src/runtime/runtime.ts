@@ -34,6 +34,8 @@ export interface RuntimeOptions {
   readonly tokens?: TokenCache;
   /** Check every response against the contract too (off by default: responses are read tolerantly). */
   readonly validateResponses?: boolean;
+  /** Plain-words meaning of each pattern of the spec, for error messages. */
+  readonly patternDescriptions?: Readonly<Record<string, string>>;
 }
 
 interface CallArgs {
@@ -52,17 +54,22 @@ function canonicalHeaders(info: OperationInfo, header: Record<string, unknown> |
   return Object.fromEntries(Object.entries(header).map(([name, value]) => [declared.get(name.toLowerCase()) ?? name, value]));
 }
 
-export function validateRequest(info: OperationInfo, validators: OperationValidatorSet, args: CallArgs): ValidationIssue[] {
+export function validateRequest(
+  info: OperationInfo,
+  validators: OperationValidatorSet,
+  args: CallArgs,
+  patterns: Readonly<Record<string, string>> = {},
+): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
   for (const location of parameterLocations) {
     const validator = validators.parameters[location];
-    if (validator) issues.push(...check(validator, args[location] ?? {}, `/${location}`));
+    if (validator) issues.push(...check(validator, args[location] ?? {}, `/${location}`, patterns));
     else if (args[location] && Object.keys(args[location]).length > 0 && location !== 'header') {
       issues.push({ pointer: `/${location}`, rule: 'additionalProperties', message: `takes no ${location} parameters` });
     }
   }
   if (validators.body) {
-    if (args.body !== undefined) issues.push(...check(validators.body, args.body, '/body'));
+    if (args.body !== undefined) issues.push(...check(validators.body, args.body, '/body', patterns));
     else if (info.requestBody?.required) issues.push({ pointer: '/body', rule: 'required', message: 'is required (required)' });
   } else if (args.body !== undefined) {
     issues.push({ pointer: '/body', rule: 'additionalProperties', message: 'this operation takes no body' });
@@ -107,7 +114,7 @@ export function createRuntime(options: RuntimeOptions): FacadeRuntime {
       // One key per logical call: a retry of this call (issue 4) reuses it, so nothing is done twice.
       args = { ...args, header: { ...args.header, [info.idempotencyHeader]: callOptions?.idempotencyKey ?? randomUUID() } };
     }
-    const issues = validateRequest(info, validators, args);
+    const issues = validateRequest(info, validators, args, options.patternDescriptions);
     if (issues.length > 0) throw new RequestValidationError(operationId, issues);
 
     const tokens = info.secured ? options.tokens : undefined;
@@ -139,7 +146,7 @@ export function createRuntime(options: RuntimeOptions): FacadeRuntime {
       ]);
     }
     if (!validator) return;
-    const issues = check(validator, body);
+    const issues = check(validator, body, '', options.patternDescriptions);
     if (issues.length > 0) throw new ResponseValidationError(info.operationId, status, issues);
   }
 

@@ -59,7 +59,7 @@ describe('contrato validate', () => {
     {
       given: 'an empty name and an unknown field',
       args: ['core-banking', 'POST', '/fee-rules', 'request', file('bad.json', { ...goodFeeRule, name: '', weight: 3 })],
-      want: ['/name: must NOT have fewer than 1 characters (minLength; got "")', '/weight: is not a field of this request (unknown or not writable here) (additionalProperties; got 3)'],
+      want: ['/name: must have at least 1 character (minLength; got "")', '/weight: is not a field of this request (unknown or not writable here) (additionalProperties; got 3)'],
     },
     {
       given: 'a missing required field',
@@ -67,14 +67,19 @@ describe('contrato validate', () => {
       want: ['/maxAmount: is required (required)'],
     },
     {
+      given: 'an allowed IP outside IPv4 (a contrato format, with its reason)',
+      args: ['core-banking', 'POST', '/credentials', 'request', file('credential.json', { accountId: 1, description: 'erp', allowedIps: ['10.0.0.0/33'], scopes: ['pix.read'] })],
+      want: ['/allowedIps/0: must be an IPv4 address or CIDR range (200.160.2.3 or 200.160.0.0/16): a CIDR prefix length is /0 to /32 (format cidr; got "10.0.0.0/33")'],
+    },
+    {
       given: 'a concrete path whose id is not a uuid',
       args: ['core-banking', 'PUT', '/fee-rules/not-a-uuid', 'request', file('put.json', { percent: 1, minAmount: 1, maxAmount: 2 })],
-      want: ['/path/id: must match format "uuid" (format; got "not-a-uuid")'],
+      want: ['/path/id: must be a UUID (8-4-4-4-12 hexadecimal digits) (format uuid; got "not-a-uuid")'],
     },
     {
       given: 'a response that breaks the schema',
       args: ['core-banking', 'GET', '/fee-rules/{id}', 'response:200', file('badrule.json', { ...feeRule, weight: 0 })],
-      want: ['/weight: must be >= 1 (minimum; got 0)'],
+      want: ['/weight: must be at least 1 (minimum; got 0)'],
     },
   ])('$given -> exit 1 naming each pointer', ({ args, want }) => {
     const run = contrato(args);

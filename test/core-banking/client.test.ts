@@ -44,7 +44,7 @@ describe('core-banking client', () => {
     const error = await client.feeRules.create({ body: { name: '', percent: 1, minAmount: 1, maxAmount: 2 } }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(RequestValidationError);
     expect((error as RequestValidationError).issues).toEqual([
-      { pointer: '/body/name', rule: 'minLength', message: 'must NOT have fewer than 1 characters (minLength; got "")', value: '' },
+      { pointer: '/body/name', rule: 'minLength', message: 'must have at least 1 character (minLength; got "")', value: '' },
     ]);
     expect((error as Error).message).toContain('/body/name');
     expect(requests).toEqual([]);
@@ -52,8 +52,8 @@ describe('core-banking client', () => {
 
   it('rejects invalid path and query parameters before any request', async () => {
     const { client, requests } = await bank((_request, response) => sendJson(response, 500, {}));
-    await expect(client.feeRules.get({ path: { id: 'nope' } })).rejects.toThrow(/\/path\/id: must match format "uuid"/);
-    await expect(client.accounts.list({ query: { perPage: 500 } })).rejects.toThrow(/\/query\/perPage: must be <= 100/);
+    await expect(client.feeRules.get({ path: { id: 'nope' } })).rejects.toThrow(/\/path\/id: must be a UUID/);
+    await expect(client.accounts.list({ query: { perPage: 500 } })).rejects.toThrow(/\/query\/perPage: must be at most 100/);
     expect(requests).toEqual([]);
   });
 
