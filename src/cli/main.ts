@@ -5,13 +5,17 @@
  *   contrato validate <interface> <METHOD> <path> request [file|-]
  *   contrato validate <interface> <METHOD> <path> response:<STATUS> [file|-]
  *   contrato validate <interface> schema <Name> [file|-]
+ *   contrato format <name> <value>
+ *   contrato brcode decode <code> | encode --key … --name … --city …
  *   contrato mock [interface...]
  *   contrato docs [--site <dir>]
  *
- * Exit codes: 0 valid / done, 1 invalid document, 2 usage error or unknown operation or schema.
+ * Exit codes: 0 valid / done, 1 invalid input, 2 usage error or unknown operation, schema or format.
  */
 import { readFileSync } from 'node:fs';
 import { findInterface, interfaces, type InterfaceName } from '../interfaces.js';
+import { formats } from '../formats/registry.js';
+import { brcodeCommand, formatCommand, type Output } from './format-commands.js';
 import { loadInterface } from './registry.js';
 import { startAll, type RunningServer } from './servers.js';
 import { matchOperation, UsageError, validateDocument, type ValidateTarget } from './validate.js';
@@ -20,8 +24,12 @@ const usage = `usage:
   contrato validate <interface> <METHOD> <path> request [file|-]
   contrato validate <interface> <METHOD> <path> response:<STATUS> [file|-]
   contrato validate <interface> schema <Name> [file|-]
+  contrato format <name> <value>
+  contrato brcode decode <code|->
+  contrato brcode encode (--key <key> | --url <location>) --name <name> --city <city> [--amount 10.50] [--txid <id>] [--description <text>]
   contrato mock [interface...]
   contrato docs [--site <dir>]
+formats: ${Object.keys(formats).join(', ')}
 interfaces: ${interfaces.map((info) => info.name).join(', ')}`;
 
 function interfaceArgument(name: string | undefined): InterfaceName {
@@ -80,11 +88,17 @@ async function untilInterrupted(servers: RunningServer[]): Promise<number> {
   return 0;
 }
 
+const console_: Output = { out: (line) => console.log(line), err: (line) => console.error(line) };
+
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   switch (command) {
     case 'validate':
       return validateCommand(rest);
+    case 'format':
+      return formatCommand(rest, console_);
+    case 'brcode':
+      return brcodeCommand(rest, console_, () => readFileSync(0, 'utf8'));
     case 'mock': {
       const names = rest.length > 0 ? rest.map(interfaceArgument) : interfaces.map((info) => info.name);
       return untilInterrupted(await startAll(names, null));
