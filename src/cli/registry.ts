@@ -5,12 +5,14 @@
 import { fileURLToPath } from 'node:url';
 import type { OperationInfo } from '../../generated/operation-types.js';
 import type { InterfaceName } from '../interfaces.js';
+import type { CrossFieldChecks } from '../rules/cross-field.js';
 import type { OperationValidatorSet } from '../runtime/runtime.js';
 import type { CompiledValidator } from '../runtime/validation.js';
 
 export interface InterfaceModules {
   readonly operationTable: Readonly<Record<string, OperationInfo>>;
   readonly patternDescriptions: Readonly<Record<string, string>>;
+  readonly crossFieldChecks: CrossFieldChecks;
   readonly validators: {
     readonly schemas: Readonly<Record<string, CompiledValidator>>;
     readonly operations: Readonly<Record<string, OperationValidatorSet>>;
@@ -19,14 +21,16 @@ export interface InterfaceModules {
 
 const loaders: Record<InterfaceName, () => Promise<InterfaceModules>> = {
   'core-banking': async () => {
-    const [operations, validators] = await Promise.all([
+    const [operations, validators, checks] = await Promise.all([
       import('../../generated/core-banking/operations.js'),
       import('../../generated/core-banking/validators.js'),
+      import('../core-banking/checks.js'),
     ]);
     return {
       operationTable: operations.operationTable,
       validators: validators.validators as InterfaceModules['validators'],
       patternDescriptions: validators.patternDescriptions,
+      crossFieldChecks: checks.coreBankingChecks,
     };
   },
 };

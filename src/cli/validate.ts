@@ -4,6 +4,7 @@
  */
 import type { OperationInfo } from '../../generated/operation-types.js';
 import type { ValidationIssue } from '../runtime/errors.js';
+import { runCrossFieldChecks } from '../rules/cross-field.js';
 import type { OperationValidatorSet } from '../runtime/runtime.js';
 import { check } from '../runtime/validation.js';
 import type { InterfaceModules } from './registry.js';
@@ -72,6 +73,7 @@ export function validateDocument(
   target: ValidateTarget,
   document: unknown,
   operation?: OperationMatch,
+  now: () => Date = () => new Date(),
 ): ValidationIssue[] {
   if (target.kind === 'schema') {
     const validator = modules.validators.schemas[target.name];
@@ -86,7 +88,12 @@ export function validateDocument(
   if (!validators) throw new UsageError(`no validators for ${info.operationId}`);
   if (target.kind === 'request') {
     if (!validators.body) throw new UsageError(`${info.operationId} (${info.method.toUpperCase()} ${info.path}) takes no request body`);
-    return [...pathIssues(modules, operation, validators), ...check(validators.body, document, '', modules.patternDescriptions)];
+    const schemaIssues = [...pathIssues(modules, operation, validators), ...check(validators.body, document, '', modules.patternDescriptions)];
+    if (schemaIssues.length > 0) return schemaIssues;
+    // Rule pointers are rooted at the request (/body/...); the document here is the body itself.
+    return runCrossFieldChecks(modules.crossFieldChecks[info.operationId], { body: document, path: operation.pathParameters }, { now: now() }).map(
+      (issue) => ({ ...issue, pointer: issue.pointer.replace(/^\/body/, '') }),
+    );
   }
   if (!info.responseStatuses.includes(target.status)) {
     throw new UsageError(`${info.operationId} has no response ${target.status}; it has ${info.responseStatuses.join(', ')}`);

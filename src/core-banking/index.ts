@@ -8,6 +8,7 @@ import { AuthError, HttpError } from '../runtime/errors.js';
 import { createRuntime, type OperationValidatorSet } from '../runtime/runtime.js';
 import { TokenCache } from '../runtime/token-cache.js';
 import { check } from '../runtime/validation.js';
+import { coreBankingChecks } from './checks.js';
 import { checkBaseUrl, createDispatcher, fetchThrough, type TlsOptions } from '../runtime/transport.js';
 
 export interface CoreBankingClientOptions {
@@ -61,6 +62,7 @@ export function createCoreBankingClient(options: CoreBankingClientOptions): Core
     tokens,
     validateResponses: options.validateResponses ?? false,
     patternDescriptions,
+    crossFieldChecks: coreBankingChecks,
   });
   const facade = createCoreBankingFacade(runtime);
   return facade;

@@ -15,6 +15,7 @@ import {
   type ProblemDetails,
   type ValidationIssue,
 } from './errors.js';
+import { runCrossFieldChecks, type CrossFieldChecks } from '../rules/cross-field.js';
 import type { TokenCache } from './token-cache.js';
 import type { FetchLike } from './transport.js';
 import { check, type CompiledValidator } from './validation.js';
@@ -36,6 +37,10 @@ export interface RuntimeOptions {
   readonly validateResponses?: boolean;
   /** Plain-words meaning of each pattern of the spec, for error messages. */
   readonly patternDescriptions?: Readonly<Record<string, string>>;
+  /** Rules across fields (or against today) by operationId, run once the schema passed. */
+  readonly crossFieldChecks?: CrossFieldChecks;
+  /** The present instant for date rules (tests inject it). */
+  readonly now?: () => Date;
 }
 
 interface CallArgs {
@@ -114,8 +119,10 @@ export function createRuntime(options: RuntimeOptions): FacadeRuntime {
       // One key per logical call: a retry of this call (issue 4) reuses it, so nothing is done twice.
       args = { ...args, header: { ...args.header, [info.idempotencyHeader]: callOptions?.idempotencyKey ?? randomUUID() } };
     }
-    const issues = validateRequest(info, validators, args, options.patternDescriptions);
-    if (issues.length > 0) throw new RequestValidationError(operationId, issues);
+    const schemaIssues = validateRequest(info, validators, args, options.patternDescriptions);
+    if (schemaIssues.length > 0) throw new RequestValidationError(operationId, schemaIssues);
+    const ruleIssues = runCrossFieldChecks(options.crossFieldChecks?.[operationId], args, { now: options.now?.() ?? new Date() });
+    if (ruleIssues.length > 0) throw new RequestValidationError(operationId, ruleIssues);
 
     const tokens = info.secured ? options.tokens : undefined;
     let token = tokens ? await tokens.get() : null;
