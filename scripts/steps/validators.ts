@@ -60,7 +60,7 @@ export type ParameterLocation = 'path' | 'query' | 'header';
 export const parameterLocations: readonly ParameterLocation[] = ['path', 'query', 'header'];
 
 /** One object schema per parameter location: strict for path and query, open for headers. */
-function parameterSchema(operation: OperationModel, location: ParameterLocation): JsonObject | null {
+export function parameterSchema(operation: OperationModel, location: ParameterLocation): JsonObject | null {
   const parameters = operation.parameters.filter((parameter) => parameter.in === location);
   if (parameters.length === 0) return null;
   return {

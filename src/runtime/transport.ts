@@ -30,7 +30,10 @@ export function checkBaseUrl(baseUrl: string): string {
     throw new ConfigurationError(`baseUrl ${url.origin} uses plain http; only https is allowed outside loopback`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigurationError(`baseUrl protocol ${url.protocol} is not http(s)`);
-  return url.href.replace(/\/+$/, '');
+  // Trailing slashes dropped without a regex: /\/+$/ backtracks quadratically on many slashes.
+  let href = url.href;
+  while (href.endsWith('/')) href = href.slice(0, -1);
+  return href;
 }
 
 export function createDispatcher(tls?: TlsOptions): Dispatcher {

@@ -1,0 +1,84 @@
+/**
+ * Property-based fuzzing of every validator of every spec: generated valid instances are accepted,
+ * single mutations of them (required member dropped, unknown member, wrong type, too long, outside
+ * enum or bounds) are rejected, and no input makes a validator throw.
+ */
+import fc from 'fast-check';
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { operationsOf, type Json, type JsonObject } from '../../scripts/openapi-model.js';
+import { parameterLocations, parameterSchema } from '../../scripts/steps/validators.js';
+import { bundledSpecPath, loadInterface } from '../../src/cli/registry.js';
+import { interfaces } from '../../src/interfaces.js';
+import { check, type CompiledValidator } from '../../src/runtime/validation.js';
+import { arbitraryOf, mutationsOf, unsupportedKeywords } from '../helpers/schema-arbitrary.js';
+
+interface Target {
+  readonly label: string;
+  readonly schema: Json;
+  readonly validator: CompiledValidator;
+  /** Requests are strict, so their mutations include unknown members; responses are open. */
+  readonly document: JsonObject;
+}
+
+async function targetsOf(name: (typeof interfaces)[number]['name']): Promise<Target[]> {
+  const document = JSON.parse(readFileSync(bundledSpecPath(name), 'utf8')) as JsonObject;
+  const modules = await loadInterface(name);
+  const targets: Target[] = Object.entries(modules.validators.schemas).map(([schemaName, validator]) => ({
+    label: `${name} schema ${schemaName}`,
+    schema: { $ref: `#/components/schemas/${schemaName}` },
+    validator,
+    document,
+  }));
+  for (const operation of operationsOf(document)) {
+    const set = modules.validators.operations[operation.operationId]!;
+    if (operation.requestBody && set.body) targets.push({ label: `${name} ${operation.operationId} body`, schema: operation.requestBody.schema, validator: set.body, document });
+    for (const location of parameterLocations) {
+      const schema = parameterSchema(operation, location);
+      const validator = set.parameters[location];
+      if (schema && validator) targets.push({ label: `${name} ${operation.operationId} ${location}`, schema, validator, document });
+    }
+    for (const response of operation.responses) {
+      const validator = set.responses[response.status];
+      if (response.schema && validator) targets.push({ label: `${name} ${operation.operationId} ${response.status}`, schema: response.schema, validator, document });
+    }
+  }
+  return targets;
+}
+
+/** Schemas with no required member, no strict object and no typed member: nothing a mutation could break. */
+const openSchemas: string[] = [];
+
+const targets = (await Promise.all(interfaces.map((info) => targetsOf(info.name)))).flat();
+
+describe('fuzzing every validator', () => {
+  it('covers every schema, request body, parameter set and response of every spec', () => {
+    expect(targets.length).toBeGreaterThan(100);
+  });
+
+  it.each(targets.map((target) => [target.label, target] as const))('%s', (_label, target) => {
+    expect(unsupportedKeywords(target.schema, target.document)).toEqual([]);
+    const mutationsSeen = new Set<string>();
+    fc.assert(
+      fc.property(arbitraryOf(target.schema, { document: target.document, depth: 0 }), (instance) => {
+        expect(check(target.validator, instance)).toEqual([]);
+        for (const mutation of mutationsOf(target.schema, instance, target.document)) {
+          mutationsSeen.add(mutation.description.replace(/\/\d+(\/|$)/g, '/*$1'));
+          const mutated = mutation.apply(instance);
+          expect(target.validator(mutated), `${mutation.description} of ${JSON.stringify(instance)}`).toBe(false);
+        }
+      }),
+      { numRuns: 40 },
+    );
+    if (process.env.FUZZ_REPORT) console.log(`${target.label}: ${mutationsSeen.size} kinds of mutation`);
+    // Only a schema with nothing to break (an open object of optional members) may see no mutation.
+    if (mutationsSeen.size === 0) expect(openSchemas).toContain(target.label);
+    fc.assert(
+      fc.property(fc.anything({ withBigInt: true, withDate: true, withMap: true, withSet: true, withTypedArray: true, withNullPrototype: true }), (value) => {
+        expect(() => target.validator(value)).not.toThrow();
+        expect(() => check(target.validator, value)).not.toThrow();
+      }),
+      { numRuns: 60 },
+    );
+  });
+});
