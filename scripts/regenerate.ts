@@ -50,7 +50,7 @@ function currentInputs(): Record<string, string> {
   // What the generated files are made from: the spec sources, the generator and its configuration.
   const specSources = listFiles('specs').filter((file) => /\.(ya?ml)$|\.schema\.json$/.test(file));
   const generator = [...listFiles('scripts/steps'), ...listFiles('scripts/templates'), 'scripts/regenerate.ts', 'scripts/lib.ts', 'scripts/openapi-model.ts'];
-  const files = [...specSources, ...generator, 'src/interfaces.ts', 'redocly.yaml'];
+  const files = [...specSources, ...generator, 'src/interfaces.ts', 'src/formats/registry.ts', 'redocly.yaml'];
   return Object.fromEntries(files.map((file) => [file, sha256(readFileSync(join(projectRoot, file)))]));
 }
 
