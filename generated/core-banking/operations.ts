@@ -19,6 +19,7 @@ export const operationTable = {
       "required": true
     },
     "idempotencyHeader": null,
+    "idempotencyKeyRule": null,
     "pagination": null,
     "provisional": false,
     "provisionalReason": null,
@@ -86,6 +87,7 @@ export const operationTable = {
     ],
     "requestBody": null,
     "idempotencyHeader": null,
+    "idempotencyKeyRule": null,
     "pagination": {
       "page": "page",
       "size": "perPage",
@@ -127,6 +129,7 @@ export const operationTable = {
     ],
     "requestBody": null,
     "idempotencyHeader": null,
+    "idempotencyKeyRule": null,
     "pagination": null,
     "provisional": false,
     "provisionalReason": null,
@@ -165,6 +168,7 @@ export const operationTable = {
     ],
     "requestBody": null,
     "idempotencyHeader": null,
+    "idempotencyKeyRule": null,
     "pagination": null,
     "provisional": false,
     "provisionalReason": null,
@@ -227,6 +231,7 @@ export const operationTable = {
     ],
     "requestBody": null,
     "idempotencyHeader": null,
+    "idempotencyKeyRule": null,
     "pagination": {
       "page": "page",
       "size": "perPage",
@@ -280,6 +285,7 @@ export const operationTable = {
     ],
     "requestBody": null,
     "idempotencyHeader": null,
+    "idempotencyKeyRule": null,
     "pagination": {
       "page": "page",
       "size": "perPage",
@@ -317,6 +323,7 @@ export const operationTable = {
       "required": true
     },
     "idempotencyHeader": null,
+    "idempotencyKeyRule": null,
     "pagination": null,
     "provisional": false,
     "provisionalReason": null,
@@ -354,6 +361,7 @@ export const operationTable = {
     ],
     "requestBody": null,
     "idempotencyHeader": null,
+    "idempotencyKeyRule": null,
     "pagination": null,
     "provisional": false,
     "provisionalReason": null,
@@ -395,6 +403,7 @@ export const operationTable = {
       "required": true
     },
     "idempotencyHeader": null,
+    "idempotencyKeyRule": null,
     "pagination": null,
     "provisional": false,
     "provisionalReason": null,
@@ -434,6 +443,7 @@ export const operationTable = {
     ],
     "requestBody": null,
     "idempotencyHeader": null,
+    "idempotencyKeyRule": null,
     "pagination": null,
     "provisional": false,
     "provisionalReason": null,
@@ -490,6 +500,7 @@ export const operationTable = {
     ],
     "requestBody": null,
     "idempotencyHeader": null,
+    "idempotencyKeyRule": null,
     "pagination": {
       "page": "page",
       "size": "perPage",
@@ -541,6 +552,12 @@ export const operationTable = {
       "required": true
     },
     "idempotencyHeader": "Idempotency-Key",
+    "idempotencyKeyRule": {
+      "header": "Idempotency-Key",
+      "minLength": 1,
+      "maxLength": 160,
+      "pattern": null
+    },
     "pagination": null,
     "provisional": false,
     "provisionalReason": null,
@@ -586,6 +603,7 @@ export const operationTable = {
     ],
     "requestBody": null,
     "idempotencyHeader": null,
+    "idempotencyKeyRule": null,
     "pagination": null,
     "provisional": false,
     "provisionalReason": null,
@@ -630,6 +648,7 @@ export const operationTable = {
     ],
     "requestBody": null,
     "idempotencyHeader": null,
+    "idempotencyKeyRule": null,
     "pagination": null,
     "provisional": true,
     "provisionalReason": "Section 4.10 lists the invoice cancel operation with scope and response but its method and path are not shown.",
@@ -675,6 +694,7 @@ export const operationTable = {
     ],
     "requestBody": null,
     "idempotencyHeader": null,
+    "idempotencyKeyRule": null,
     "pagination": null,
     "provisional": true,
     "provisionalReason": "Section 4.10 lists the invoice emit operation with scope and response but its method and path are not shown.",
@@ -719,6 +739,7 @@ export const operationTable = {
     ],
     "requestBody": null,
     "idempotencyHeader": null,
+    "idempotencyKeyRule": null,
     "pagination": {
       "page": "page",
       "size": "limit",
@@ -763,6 +784,12 @@ export const operationTable = {
       "required": true
     },
     "idempotencyHeader": "Idempotency-Key",
+    "idempotencyKeyRule": {
+      "header": "Idempotency-Key",
+      "minLength": 1,
+      "maxLength": 160,
+      "pattern": null
+    },
     "pagination": null,
     "provisional": false,
     "provisionalReason": null,
@@ -801,6 +828,7 @@ export const operationTable = {
     ],
     "requestBody": null,
     "idempotencyHeader": null,
+    "idempotencyKeyRule": null,
     "pagination": null,
     "provisional": true,
     "provisionalReason": "Section 4.10 lists the read of an application by requestId, but its path is not shown.",
@@ -839,6 +867,7 @@ export const operationTable = {
     ],
     "requestBody": null,
     "idempotencyHeader": null,
+    "idempotencyKeyRule": null,
     "pagination": null,
     "provisional": true,
     "provisionalReason": "Section 4.10 lists the cancel of an application by requestId, but its method and path are not shown.",
@@ -870,6 +899,7 @@ export const operationTable = {
     "parameters": [],
     "requestBody": null,
     "idempotencyHeader": null,
+    "idempotencyKeyRule": null,
     "pagination": null,
     "provisional": true,
     "provisionalReason": "Section 4.10 lists the bankarization products list with scope and response, but its path is not shown.",
@@ -907,6 +937,7 @@ export const operationTable = {
     ],
     "requestBody": null,
     "idempotencyHeader": null,
+    "idempotencyKeyRule": null,
     "pagination": null,
     "provisional": true,
     "provisionalReason": "Section 4.10 lists the read of a bankarization product by productId, but its path is not shown.",
@@ -939,6 +970,7 @@ export const operationTable = {
       "required": true
     },
     "idempotencyHeader": null,
+    "idempotencyKeyRule": null,
     "pagination": null,
     "provisional": true,
     "provisionalReason": "Section 4.10 says the paths and methods of the credential operations on the accounts API are not shown.",
@@ -977,6 +1009,7 @@ export const operationTable = {
       "required": true
     },
     "idempotencyHeader": null,
+    "idempotencyKeyRule": null,
     "pagination": null,
     "provisional": true,
     "provisionalReason": "Section 4.10 says the paths and methods of the credential operations on the accounts API are not shown; the update body is not shown either.",
@@ -1013,6 +1046,7 @@ export const operationTable = {
     ],
     "requestBody": null,
     "idempotencyHeader": null,
+    "idempotencyKeyRule": null,
     "pagination": null,
     "provisional": true,
     "provisionalReason": "Section 4.10 says the paths and methods of the credential operations on the accounts API are not shown.",
@@ -1045,6 +1079,7 @@ export const operationTable = {
       "required": true
     },
     "idempotencyHeader": null,
+    "idempotencyKeyRule": null,
     "pagination": null,
     "provisional": true,
     "provisionalReason": "Section 4.10 says the paths and methods of the credential operations on the Pix manager are not shown.",
@@ -1083,6 +1118,7 @@ export const operationTable = {
       "required": true
     },
     "idempotencyHeader": null,
+    "idempotencyKeyRule": null,
     "pagination": null,
     "provisional": true,
     "provisionalReason": "Section 4.10 says the paths and methods of the credential operations on the Pix manager are not shown; the update body is not shown either.",
@@ -1119,6 +1155,7 @@ export const operationTable = {
     ],
     "requestBody": null,
     "idempotencyHeader": null,
+    "idempotencyKeyRule": null,
     "pagination": null,
     "provisional": true,
     "provisionalReason": "Section 4.10 says the paths and methods of the credential operations on the Pix manager are not shown.",

@@ -43,6 +43,19 @@ function rowOf(model: OperationModel): OperationRow {
   return { model, group: match[1]!, name: match[2]!, idempotencyHeader, pagination, argsRequired };
 }
 
+/** Length and pattern limits of the idempotency header, so the runtime generates keys that fit them. */
+function idempotencyKeyRuleOf(row: OperationRow): Record<string, unknown> | null {
+  if (!row.idempotencyHeader) return null;
+  const schema = row.model.parameters.find((p) => p.in === 'header' && p.name === row.idempotencyHeader)!.schema;
+  const number = (value: unknown): number | null => (typeof value === 'number' ? value : null);
+  return {
+    header: row.idempotencyHeader,
+    minLength: number(schema.minLength),
+    maxLength: number(schema.maxLength),
+    pattern: typeof schema.pattern === 'string' ? schema.pattern : null,
+  };
+}
+
 function tableEntry(row: OperationRow): Record<string, unknown> {
   const { model } = row;
   const op = model.operation;
@@ -63,6 +76,7 @@ function tableEntry(row: OperationRow): Record<string, unknown> {
     })),
     requestBody: model.requestBody ? { mediaType: model.requestBody.mediaType, required: model.requestBody.required } : null,
     idempotencyHeader: row.idempotencyHeader,
+    idempotencyKeyRule: idempotencyKeyRuleOf(row),
     pagination: row.pagination,
     provisional: op['x-provisional'] === true,
     provisionalReason: typeof op['x-provisional-reason'] === 'string' ? op['x-provisional-reason'] : null,

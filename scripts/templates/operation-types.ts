@@ -30,6 +30,13 @@ export interface OperationInfo {
   readonly requestBody: { readonly mediaType: string; readonly required: boolean } | null;
   /** Header that carries the idempotency key of this operation, as the spec spells it. */
   readonly idempotencyHeader: string | null;
+  /** Limits of that header, so generated keys fit them. */
+  readonly idempotencyKeyRule: {
+    readonly header: string;
+    readonly minLength: number | null;
+    readonly maxLength: number | null;
+    readonly pattern: string | null;
+  } | null;
   readonly pagination: { readonly page: string; readonly size: string; readonly defaultSize: number | null } | null;
   /** The interface specification does not show this method or path; see `provisionalReason`. */
   readonly provisional: boolean;
@@ -41,9 +48,14 @@ export interface OperationInfo {
 export interface CallOptions {
   /** Extra request headers, e.g. Prism's `Prefer: code=404`. */
   readonly headers?: Readonly<Record<string, string>>;
+  /** Cancels the call (and its retries). */
   readonly signal?: AbortSignal;
   /** Idempotency key to send; one is generated when the operation takes a key and none is given. */
   readonly idempotencyKey?: string;
+  /** Time limit of each attempt, overriding the client's. */
+  readonly timeoutMs?: number;
+  /** Retries after the first attempt, overriding the client's policy. */
+  readonly maxRetries?: number;
 }
 
 type Defined<T> = Exclude<T, undefined>;

@@ -1,62 +1,106 @@
-/** Every failure a contrato client reports is one of these classes, so callers can branch on type. */
+/**
+ * Every failure a contrato client reports is one of these classes, so callers branch on type:
+ *
+ *   ContratoError
+ *   ├── ValidationError ─── RequestValidationError (never sent), ResponseValidationError
+ *   ├── HttpError (an error status) ─── ProblemError (RFC 7807) ─── RateLimitError (429)
+ *   ├── AuthError (token refused, TLS handshake or certificate problem: `reason` says which)
+ *   ├── ConnectionError (no answer: reset, refused, dropped mid-reply)
+ *   ├── TimeoutError
+ *   └── ConfigurationError (misuse detected before any request)
+ *
+ * Errors of a call carry what the caller needs to follow up: the operationId, the idempotency key that
+ * was sent (look the operation up by it before trying again), the number of attempts and the server's
+ * correlation id when it sent one. No error message ever contains a secret.
+ */
 
-/** One violated rule of a request or response, as produced by the generated validators. */
+/** One violated rule of a request or response. */
 export interface ValidationIssue {
   /** JSON pointer of the offending value, rooted at the part checked: `/body/name`, `/query/perPage`. */
   readonly pointer: string;
-  /** JSON Schema keyword that failed: `minLength`, `required`, `format`, ... */
+  /** JSON Schema keyword or named check that failed: `minLength`, `format`, `statement-period`, ... */
   readonly rule: string;
-  /** What is wrong, in words. */
+  /** What is wrong, in plain words. */
   readonly message: string;
   /** The offending value (secrets redacted), or undefined when the value is missing. */
   readonly value?: unknown;
 }
 
+/** What is known of the call an error belongs to. */
+export interface CallContext {
+  readonly operationId?: string;
+  /** Idempotency key sent with the call (the same on every attempt). */
+  readonly idempotencyKey?: string;
+  readonly attempts?: number;
+  /** Correlation or request id the server sent (header or problem body). */
+  readonly correlationId?: string;
+}
+
 export class ContratoError extends Error {
   override readonly name: string = 'ContratoError';
+  readonly operationId: string | undefined;
+  readonly idempotencyKey: string | undefined;
+  readonly attempts: number | undefined;
+  readonly correlationId: string | undefined;
+  constructor(message: string, context: CallContext = {}, options?: { cause?: unknown }) {
+    super(message, options);
+    this.operationId = context.operationId;
+    this.idempotencyKey = context.idempotencyKey;
+    this.attempts = context.attempts;
+    this.correlationId = context.correlationId;
+  }
 }
 
 function formatIssues(issues: readonly ValidationIssue[]): string {
   return issues.map((issue) => `  ${issue.pointer || '/'}: ${issue.message}`).join('\n');
 }
 
-/** A request that would break the contract; it was never sent. */
-export class RequestValidationError extends ContratoError {
-  override readonly name = 'RequestValidationError';
+export class ValidationError extends ContratoError {
+  override readonly name: string = 'ValidationError';
   constructor(
-    readonly operationId: string,
+    message: string,
     readonly issues: readonly ValidationIssue[],
+    context: CallContext = {},
   ) {
-    super(`${operationId}: invalid request, not sent\n${formatIssues(issues)}`);
+    super(`${message}\n${formatIssues(issues)}`, context);
   }
 }
 
-/** A response that does not match the contract (only checked when `validateResponses` is on). */
-export class ResponseValidationError extends ContratoError {
+/** A request that would break the contract; it was never sent. */
+export class RequestValidationError extends ValidationError {
+  override readonly name = 'RequestValidationError';
+  constructor(operationId: string, issues: readonly ValidationIssue[]) {
+    super(`${operationId}: invalid request, not sent`, issues, { operationId });
+  }
+}
+
+/** A response that breaks the contract (response validation `strict`). */
+export class ResponseValidationError extends ValidationError {
   override readonly name = 'ResponseValidationError';
   constructor(
-    readonly operationId: string,
+    operationId: string,
     readonly status: number,
-    readonly issues: readonly ValidationIssue[],
+    issues: readonly ValidationIssue[],
+    context: CallContext = {},
   ) {
-    super(`${operationId}: response ${status} breaks the contract\n${formatIssues(issues)}`);
+    super(`${operationId}: response ${status} breaks the contract`, issues, { ...context, operationId });
   }
 }
 
-/** An HTTP error status whose body is not an RFC 7807 problem. */
+/** An HTTP error status. `body` is the parsed JSON, the text when it was not JSON, or undefined. */
 export class HttpError extends ContratoError {
   override readonly name: string = 'HttpError';
   constructor(
-    readonly operationId: string,
     readonly status: number,
     readonly body: unknown,
+    context: CallContext,
     message?: string,
   ) {
-    super(message ?? `${operationId}: HTTP ${status}`);
+    super(message ?? `${context.operationId ?? 'request'}: HTTP ${status}`, context);
   }
 }
 
-/** RFC 7807 problem details (section 7.1 of the interface specification). */
+/** RFC 7807 problem details (section 7.1; section 7.2 adds `violacoes` on interface B). */
 export interface ProblemDetails {
   readonly type?: string;
   readonly title?: string;
@@ -64,43 +108,91 @@ export interface ProblemDetails {
   readonly detail?: string;
   readonly instance?: string;
   readonly correlationId?: string;
+  readonly violacoes?: ReadonlyArray<{ readonly razao?: string; readonly propriedade?: string; readonly valor?: string }>;
   readonly [extension: string]: unknown;
 }
 
-/** An error response in RFC 7807 form. `correlationId` is what the provider's support asks for. */
+/** The last path segment of a problem type URI: `CobNaoEncontrado`, `not-found`, ... */
+export function errorTypeOf(type: string | undefined): string | undefined {
+  return type ? type.split(/[/#]/).filter(Boolean).pop() : undefined;
+}
+
+/** An error answer in RFC 7807 form. */
 export class ProblemError extends HttpError {
-  override readonly name = 'ProblemError';
+  override readonly name: string = 'ProblemError';
   readonly type: string | undefined;
+  /** The interface's error type, from the last segment of `type` (e.g. `CobNaoEncontrado`). */
+  readonly errorType: string | undefined;
   readonly title: string | undefined;
   readonly detail: string | undefined;
   readonly instance: string | undefined;
-  readonly correlationId: string | undefined;
+  readonly violacoes: ProblemDetails['violacoes'];
   constructor(
-    operationId: string,
     status: number,
     readonly problem: ProblemDetails,
+    context: CallContext,
   ) {
+    const correlationId = context.correlationId ?? problem.correlationId;
     const summary = [problem.title, problem.detail].filter(Boolean).join(': ');
-    const correlation = problem.correlationId ? ` (correlationId ${problem.correlationId})` : '';
-    super(operationId, status, problem, `${operationId}: HTTP ${status}${summary ? ` ${summary}` : ''}${correlation}`);
+    const correlation = correlationId ? ` (correlationId ${correlationId})` : '';
+    super(status, problem, { ...context, ...(correlationId ? { correlationId } : {}) }, `${context.operationId ?? 'request'}: HTTP ${status}${summary ? ` ${summary}` : ''}${correlation}`);
     this.type = problem.type;
+    this.errorType = errorTypeOf(problem.type);
     this.title = problem.title;
     this.detail = problem.detail;
     this.instance = problem.instance;
-    this.correlationId = problem.correlationId;
+    this.violacoes = problem.violacoes;
   }
 }
 
-/** The token request failed: wrong credentials, inactive credential, certificate or IP not allowed. */
+/** 429: rate limit exceeded and the retry budget could not wait it out. */
+export class RateLimitError extends ProblemError {
+  override readonly name = 'RateLimitError';
+  constructor(
+    problem: ProblemDetails,
+    /** Seconds the server asked to wait (Retry-After), when it said. */
+    readonly retryAfterSeconds: number | undefined,
+    context: CallContext,
+  ) {
+    super(429, problem, context);
+  }
+}
+
+export type AuthFailure =
+  | 'invalid-credentials'
+  | 'inactive-credential'
+  | 'ip-not-allowed'
+  | 'certificate-refused'
+  | 'certificate-expired'
+  | 'certificate-not-yet-valid'
+  | 'key-mismatch'
+  | 'pfx-unreadable'
+  | 'server-untrusted'
+  | 'tls-handshake'
+  | 'token-response-invalid';
+
+/** Authentication failed: `reason` says which way (token refusal, certificate, TLS trust). */
 export class AuthError extends ContratoError {
   override readonly name = 'AuthError';
   constructor(
     message: string,
+    readonly reason: AuthFailure,
     readonly status: number | null,
-    override readonly cause?: unknown,
+    context: CallContext = {},
+    cause?: unknown,
   ) {
-    super(message);
+    super(message, context, { cause });
   }
+}
+
+/** No answer: the connection was refused, reset, or dropped before the reply was complete. */
+export class ConnectionError extends ContratoError {
+  override readonly name = 'ConnectionError';
+}
+
+/** The call took longer than its timeout. */
+export class TimeoutError extends ContratoError {
+  override readonly name = 'TimeoutError';
 }
 
 /** Client misuse detected before any request: bad base URL, unknown operation, missing option. */

@@ -1,21 +1,31 @@
 /**
- * The interface-agnostic engine behind every generated facade: validates the request with the
- * generated validators, adds the bearer token and the idempotency key, sends it through openapi-fetch,
- * and turns the answer into a typed result or a typed error.
+ * The interface-agnostic engine behind every generated facade. For one call it: validates the request
+ * (schema, then cross-field rules), fixes the idempotency key, waits for the rate limiter, sends through
+ * openapi-fetch with the bearer token and a timeout, renews the token once on 401, retries what may be
+ * retried (never a non-idempotent call without a key), and turns the answer into a result or a typed error.
  */
-import { randomUUID } from 'node:crypto';
 import createClient from 'openapi-fetch';
 import type { CallOptions, FacadeRuntime, OperationInfo } from '../../generated/operation-types.js';
+import { runCrossFieldChecks, type CrossFieldChecks } from '../rules/cross-field.js';
 import {
+  AuthError,
   ConfigurationError,
+  ConnectionError,
+  ContratoError,
   HttpError,
   ProblemError,
+  RateLimitError,
   RequestValidationError,
   ResponseValidationError,
+  TimeoutError,
+  type CallContext,
   type ProblemDetails,
   type ValidationIssue,
 } from './errors.js';
-import { runCrossFieldChecks, type CrossFieldChecks } from '../rules/cross-field.js';
+import { generateIdempotencyKey } from './idempotency.js';
+import { redact, type Logger } from './logging.js';
+import { defaultSleep, type RateLimiter } from './rate-limiter.js';
+import { backoffMs, defaultRetryPolicy, mayRetry, retryableStatuses, retryAfterMs, type RetryPolicy } from './retry.js';
 import type { TokenCache } from './token-cache.js';
 import type { FetchLike } from './transport.js';
 import { check, type CompiledValidator } from './validation.js';
@@ -26,6 +36,9 @@ export interface OperationValidatorSet {
   readonly responses: Readonly<Record<string, CompiledValidator>>;
 }
 
+/** `off`: read responses as they come; `warn`: log contract breaks; `strict`: throw on them. All three accept section 9.3 additions. */
+export type ResponseValidation = 'off' | 'warn' | 'strict';
+
 export interface RuntimeOptions {
   readonly baseUrl: string;
   readonly operations: Readonly<Record<string, OperationInfo>>;
@@ -33,14 +46,41 @@ export interface RuntimeOptions {
   readonly fetch: FetchLike;
   /** Absent for interfaces or calls without a bearer token. */
   readonly tokens?: TokenCache;
-  /** Check every response against the contract too (off by default: responses are read tolerantly). */
-  readonly validateResponses?: boolean;
+  /** How a token is presented (default `Authorization: Bearer <token>`; interface C uses `svc-token`). */
+  readonly tokenHeader?: (token: string) => readonly [name: string, value: string];
+  readonly responseValidation?: ResponseValidation;
   /** Plain-words meaning of each pattern of the spec, for error messages. */
   readonly patternDescriptions?: Readonly<Record<string, string>>;
   /** Rules across fields (or against today) by operationId, run once the schema passed. */
   readonly crossFieldChecks?: CrossFieldChecks;
+  readonly retry?: Partial<RetryPolicy>;
+  /** Time limit of each attempt (default 30 s). */
+  readonly timeoutMs?: number;
+  readonly rateLimiter?: RateLimiter;
+  readonly logger?: Logger;
+  /** Mask CPF/CNPJ in logs (default true). */
+  readonly maskDocuments?: boolean;
+  /** Values to scrub from logs wherever they appear (client secret, current token). */
+  readonly secrets?: () => readonly string[];
   /** The present instant for date rules (tests inject it). */
   readonly now?: () => Date;
+  readonly random?: () => number;
+  readonly sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+}
+
+/** What the client knows of the answer behind a result object. */
+export interface ResponseMeta {
+  readonly status: number;
+  readonly idempotencyKey: string | undefined;
+  readonly attempts: number;
+  readonly correlationId: string | undefined;
+}
+
+const metaOfResults = new WeakMap<object, ResponseMeta>();
+
+/** Status, idempotency key, attempts and correlation id of a result returned by a client call. */
+export function responseMeta(result: unknown): ResponseMeta | undefined {
+  return typeof result === 'object' && result !== null ? metaOfResults.get(result) : undefined;
 }
 
 interface CallArgs {
@@ -51,6 +91,7 @@ interface CallArgs {
 }
 
 const parameterLocations = ['path', 'query', 'header'] as const;
+const correlationHeaders = ['x-correlation-id', 'correlation-id', 'x-request-id', 'request-id'];
 
 /** Request header names are case-insensitive; use the spelling the spec declares. */
 function canonicalHeaders(info: OperationInfo, header: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
@@ -83,11 +124,47 @@ export function validateRequest(
 }
 
 function isProblem(body: unknown): body is ProblemDetails {
-  return typeof body === 'object' && body !== null && ('title' in body || 'type' in body || 'status' in body);
+  return typeof body === 'object' && body !== null && !Array.isArray(body) && ('title' in body || 'type' in body || 'status' in body);
 }
+
+function correlationIdOf(response: Response, body: unknown): string | undefined {
+  for (const name of correlationHeaders) {
+    const value = response.headers.get(name);
+    if (value) return value;
+  }
+  return isProblem(body) && typeof body.correlationId === 'string' ? body.correlationId : undefined;
+}
+
+/** Node/undici failures that mean "no (complete) answer". */
+function isConnectionFailure(error: unknown): boolean {
+  for (let current = error; current instanceof Error; current = current.cause) {
+    const code = String((current as { code?: unknown }).code ?? '');
+    if (/^(ECONNRESET|ECONNREFUSED|EPIPE|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|EAI_AGAIN|UND_ERR_)/.test(code)) return true;
+    if (current.message === 'fetch failed' || current.message === 'terminated' || /other side closed/.test(current.message)) return true;
+  }
+  return false;
+}
+
+type Attempt =
+  | { readonly kind: 'answer'; readonly response: Response; readonly data: unknown; readonly error: unknown }
+  | { readonly kind: 'failure'; readonly failure: ContratoError; readonly retryable: boolean };
 
 export function createRuntime(options: RuntimeOptions): FacadeRuntime {
   const http = createClient<Record<string, never>>({ baseUrl: options.baseUrl, fetch: options.fetch });
+  const request = http.request as unknown as (method: string, path: string, init: object) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
+  const policyOf = (callOptions?: CallOptions): RetryPolicy => ({
+    ...defaultRetryPolicy,
+    ...options.retry,
+    ...(callOptions?.maxRetries !== undefined ? { maxRetries: callOptions.maxRetries } : {}),
+  });
+  const sleep = options.sleep ?? defaultSleep;
+  const random = options.random ?? Math.random;
+  const clock = (): number => options.now?.().getTime() ?? Date.now();
+  const log = (level: 'debug' | 'info' | 'warn' | 'error', event: string, operationId: string, data: Record<string, unknown>): void => {
+    if (!options.logger) return;
+    const safe = redact(data, { maskDocuments: options.maskDocuments ?? true, secrets: options.secrets?.() ?? [] }) as Record<string, unknown>;
+    options.logger({ level, event, operationId, data: safe });
+  };
 
   function infoOf(operationId: string): { info: OperationInfo; validators: OperationValidatorSet } {
     const info = options.operations[operationId];
@@ -96,18 +173,66 @@ export function createRuntime(options: RuntimeOptions): FacadeRuntime {
     return { info, validators };
   }
 
-  async function send(info: OperationInfo, args: CallArgs, callOptions: CallOptions | undefined, token: string | null) {
+  async function attempt(info: OperationInfo, args: CallArgs, callOptions: CallOptions | undefined, token: string | null, context: CallContext): Promise<Attempt> {
     const headers: Record<string, string> = { ...callOptions?.headers };
-    if (token) headers.Authorization = `Bearer ${token}`;
-    const init = {
-      params: { path: args.path, query: args.query, header: args.header },
-      body: args.body,
-      headers,
-      signal: callOptions?.signal,
-    };
-    // openapi-fetch's typed overloads need a concrete paths type; the facade already typed the call.
-    const request = http.request as unknown as (method: string, path: string, init: object) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
-    return request(info.method, info.path, init);
+    if (token) {
+      const [name, value] = options.tokenHeader?.(token) ?? ['Authorization', `Bearer ${token}`];
+      headers[name] = value;
+    }
+    const timeoutMs = callOptions?.timeoutMs ?? options.timeoutMs ?? 30_000;
+    const timeout = AbortSignal.timeout(timeoutMs);
+    const signal = callOptions?.signal ? AbortSignal.any([callOptions.signal, timeout]) : timeout;
+    log('debug', 'request', info.operationId, { method: info.method.toUpperCase(), path: info.path, attempt: context.attempts, args, headers });
+    const started = performance.now();
+    try {
+      const result = await request(info.method, info.path, {
+        params: { path: args.path, query: args.query, header: args.header },
+        body: args.body,
+        headers,
+        signal,
+      });
+      log('info', 'response', info.operationId, { status: result.response.status, ms: Math.round(performance.now() - started), attempt: context.attempts });
+      return { kind: 'answer', response: result.response, data: result.data, error: result.error };
+    } catch (error) {
+      if (callOptions?.signal?.aborted) throw callOptions.signal.reason;
+      if (error instanceof AuthError) return { kind: 'failure', failure: error, retryable: false };
+      if (timeout.aborted) {
+        return { kind: 'failure', failure: new TimeoutError(`${info.operationId}: no answer within ${timeoutMs} ms`, context, { cause: error }), retryable: true };
+      }
+      if (error instanceof SyntaxError) {
+        const issue = { pointer: '', rule: 'json', message: `the response body is not valid JSON: ${error.message}` };
+        return { kind: 'failure', failure: new ResponseValidationError(info.operationId, 200, [issue], context), retryable: false };
+      }
+      if (isConnectionFailure(error)) {
+        return { kind: 'failure', failure: new ConnectionError(`${info.operationId}: the connection failed before a complete answer`, context, { cause: error }), retryable: true };
+      }
+      throw error;
+    }
+  }
+
+  function checkResponse(info: OperationInfo, validators: OperationValidatorSet, status: number, body: unknown, context: CallContext): void {
+    const mode = options.responseValidation ?? 'off';
+    if (mode === 'off') return;
+    const known = info.responseStatuses.includes(String(status)) || info.responseStatuses.includes('default');
+    const validator = validators.responses[String(status)] ?? validators.responses.default;
+    const issues: ValidationIssue[] = known
+      ? validator
+        ? check(validator, body, '', options.patternDescriptions)
+        : []
+      : [{ pointer: '', rule: 'status', message: `status ${status} is not in the contract (${info.responseStatuses.join(', ')})` }];
+    if (issues.length === 0) return;
+    if (mode === 'strict') throw new ResponseValidationError(info.operationId, status, issues, context);
+    log('warn', 'response-contract', info.operationId, { status, issues });
+  }
+
+  function errorOf(info: OperationInfo, response: Response, body: unknown, context: CallContext): ContratoError {
+    const { status } = response;
+    if (status === 429) {
+      const wait = retryAfterMs(response.headers.get('retry-after'), clock());
+      return new RateLimitError(isProblem(body) ? body : {}, wait === undefined ? undefined : Math.ceil(wait / 1000), context);
+    }
+    if (isProblem(body)) return new ProblemError(status, body, context);
+    return new HttpError(status, body, context);
   }
 
   async function invoke(operationId: string, rawArgs: object, callOptions?: CallOptions): Promise<unknown> {
@@ -115,46 +240,80 @@ export function createRuntime(options: RuntimeOptions): FacadeRuntime {
     const given = rawArgs as CallArgs;
     const header = canonicalHeaders(info, given.header);
     let args: CallArgs = { ...given, ...(header ? { header } : {}) };
-    if (info.idempotencyHeader && args.header?.[info.idempotencyHeader] === undefined) {
-      // One key per logical call: a retry of this call (issue 4) reuses it, so nothing is done twice.
-      args = { ...args, header: { ...args.header, [info.idempotencyHeader]: callOptions?.idempotencyKey ?? randomUUID() } };
+    let idempotencyKey: string | undefined;
+    if (info.idempotencyKeyRule) {
+      // One key per logical call, reused by every retry: the server executes the call at most once.
+      const name = info.idempotencyKeyRule.header;
+      const existing = args.header?.[name];
+      idempotencyKey = typeof existing === 'string' ? existing : (callOptions?.idempotencyKey ?? generateIdempotencyKey(info.idempotencyKeyRule));
+      args = { ...args, header: { ...args.header, [name]: idempotencyKey } };
     }
     const schemaIssues = validateRequest(info, validators, args, options.patternDescriptions);
     if (schemaIssues.length > 0) throw new RequestValidationError(operationId, schemaIssues);
     const ruleIssues = runCrossFieldChecks(options.crossFieldChecks?.[operationId], args, { now: options.now?.() ?? new Date() });
     if (ruleIssues.length > 0) throw new RequestValidationError(operationId, ruleIssues);
 
+    const policy = policyOf(callOptions);
+    const repeatable = mayRetry(info.method, idempotencyKey !== undefined);
+    const deadline = clock() + policy.deadlineMs;
     const tokens = info.secured ? options.tokens : undefined;
-    let token = tokens ? await tokens.get() : null;
-    let result = await send(info, args, callOptions, token);
-    if (result.response.status === 401 && tokens && token) {
-      // The token was revoked or expired early: renew once and try once more (section 7.1: 401 retry after renewal).
-      tokens.invalidate(token);
-      token = await tokens.get();
-      result = await send(info, args, callOptions, token);
-    }
-    const { response } = result;
-    if (!response.ok) {
-      const body = result.error;
-      if (options.validateResponses) checkResponse(info, validators, response.status, body);
-      if (isProblem(body)) throw new ProblemError(operationId, response.status, body);
-      throw new HttpError(operationId, response.status, body);
-    }
-    const data = response.status === 204 ? undefined : result.data;
-    if (options.validateResponses) checkResponse(info, validators, response.status, data);
-    return data;
-  }
+    let attempts = 0;
+    let retries = 0;
+    let renewedToken = false;
+    for (;;) {
+      await options.rateLimiter?.acquire(callOptions?.signal);
+      attempts += 1;
+      const context: CallContext = { operationId, attempts, ...(idempotencyKey ? { idempotencyKey } : {}) };
+      let token: string | null = null;
+      let outcome: Attempt;
+      try {
+        token = tokens ? await tokens.get() : null;
+        outcome = await attempt(info, args, callOptions, token, context);
+      } catch (error) {
+        // The token request failed: the call itself was not sent, so it may be tried again whatever its method.
+        const transient = error instanceof ConnectionError || (error instanceof HttpError && retryableStatuses.has(error.status));
+        if (!transient || retries >= policy.maxRetries) throw error;
+        retries += 1;
+        await sleep(backoffMs(retries - 1, policy, random), callOptions?.signal);
+        continue;
+      }
 
-  function checkResponse(info: OperationInfo, validators: OperationValidatorSet, status: number, body: unknown): void {
-    const validator = validators.responses[String(status)] ?? validators.responses.default;
-    if (!info.responseStatuses.includes(String(status)) && !info.responseStatuses.includes('default')) {
-      throw new ResponseValidationError(info.operationId, status, [
-        { pointer: '', rule: 'status', message: `status ${status} is not in the contract (${info.responseStatuses.join(', ')})` },
-      ]);
+      let waitMs: number | undefined;
+      let final: ContratoError | undefined;
+      if (outcome.kind === 'failure') {
+        final = outcome.failure;
+        if (outcome.retryable && repeatable) waitMs = backoffMs(retries, policy, random);
+      } else {
+        const { response } = outcome;
+        const correlationId = correlationIdOf(response, outcome.error);
+        const answered: CallContext = { ...context, ...(correlationId ? { correlationId } : {}) };
+        if (response.ok) {
+          const data = response.status === 204 ? undefined : outcome.data;
+          checkResponse(info, validators, response.status, data, answered);
+          if (typeof data === 'object' && data !== null) {
+            metaOfResults.set(data, { status: response.status, idempotencyKey, attempts, correlationId });
+          }
+          return data;
+        }
+        if (response.status === 401 && token && tokens && !renewedToken) {
+          // Revoked or expired early: renew once and try once more (section 7.1); not counted as a retry.
+          renewedToken = true;
+          tokens.invalidate(token);
+          log('info', 'token', operationId, { renewedAfter401: true });
+          continue;
+        }
+        checkResponse(info, validators, response.status, outcome.error, answered);
+        final = errorOf(info, response, outcome.error, answered);
+        if (retryableStatuses.has(response.status) && repeatable) {
+          const asked = response.status === 429 || response.status === 503 ? retryAfterMs(response.headers.get('retry-after'), clock()) : undefined;
+          waitMs = asked === undefined ? backoffMs(retries, policy, random) : asked <= policy.maxRetryAfterMs ? asked : undefined;
+        }
+      }
+      if (waitMs === undefined || retries >= policy.maxRetries || clock() + waitMs > deadline) throw final;
+      retries += 1;
+      log('warn', 'retry', operationId, { attempt: attempts, waitMs, reason: final.message, idempotencyKey });
+      await sleep(waitMs, callOptions?.signal);
     }
-    if (!validator) return;
-    const issues = check(validator, body, '', options.patternDescriptions);
-    if (issues.length > 0) throw new ResponseValidationError(info.operationId, status, issues);
   }
 
   async function* pages(operationId: string, rawArgs: object, callOptions?: CallOptions): AsyncGenerator<unknown> {

@@ -38,6 +38,11 @@ export class TokenCache {
     return this.inFlight;
   }
 
+  /** The cached token, if any, without refreshing (for scrubbing it from logs). */
+  peek(): string | null {
+    return this.current?.token ?? null;
+  }
+
   /** Forget `token` (the server rejected it); a newer token already cached is kept. */
   invalidate(token: string): void {
     if (this.current?.token === token) this.current = null;

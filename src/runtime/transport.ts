@@ -1,18 +1,32 @@
 /**
- * HTTP transport: undici with an optional client certificate (mTLS, section 5.1). The same dispatcher
- * carries the token request and every call, so both present the same certificate.
+ * HTTP transport: undici with the client certificate of mutual TLS (section 5.1). One dispatcher
+ * carries the token request and every call, so both present the same certificate; `rotate` swaps the
+ * certificate for the next connections without disturbing calls in flight (a credential may have two
+ * active certificates during a rotation, section 5.3). Certificate problems the client can see for itself
+ * (expired, not yet valid, key mismatch, unreadable PFX) are refused before any connection.
  */
-import { Agent, fetch as undiciFetch, type Dispatcher } from 'undici';
-import { AuthError, ConfigurationError } from './errors.js';
+import { createPrivateKey, X509Certificate } from 'node:crypto';
+import { isIP } from 'node:net';
+import { connect as tlsConnect, createSecureContext } from 'node:tls';
+import { Agent, buildConnector, fetch as undiciFetch, type Dispatcher } from 'undici';
+import { AuthError, ConfigurationError, type AuthFailure } from './errors.js';
 
-/** Client certificate as PEM (certificate, key, optional CA) or as a PKCS#12 bundle. */
+/**
+ * Client certificate as PEM (certificate, key, optional CA) or as a PKCS#12 bundle; or only the CA that
+ * signs the server's certificate, for a server that needs no client certificate.
+ */
 export type TlsOptions =
   | { readonly cert: string | Buffer; readonly key: string | Buffer; readonly ca?: string | Buffer; readonly passphrase?: string }
-  | { readonly pfx: Buffer; readonly passphrase?: string; readonly ca?: string | Buffer };
+  | { readonly pfx: Buffer; readonly passphrase?: string; readonly ca?: string | Buffer }
+  | { readonly ca: string | Buffer };
+
+function hasClientCertificate(tls: TlsOptions | undefined): boolean {
+  return tls !== undefined && ('pfx' in tls || 'cert' in tls);
+}
 
 export type FetchLike = (request: Request) => Promise<Response>;
 
-const loopbackHosts = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])$/;
+const loopbackHosts = /^(?:localhost|127(?:\.\d{1,3}){3}|\[::1\])$/;
 
 /**
  * Parses and checks a base URL: https anywhere, plain http only on loopback (a mock or a test server),
@@ -36,67 +50,171 @@ export function checkBaseUrl(baseUrl: string): string {
   return href;
 }
 
-export function createDispatcher(tls?: TlsOptions): Dispatcher {
-  // TLS verification stays on: rejectUnauthorized is never set to false here.
-  return new Agent({ connect: tls ? { ...tls } : {}, keepAliveTimeout: 10_000 });
+function refuse(reason: AuthFailure, message: string, cause?: unknown): AuthError {
+  return new AuthError(message, reason, null, {}, cause);
 }
 
-/** TLS failure codes (OpenSSL alerts and Node verification errors) and what each means for the caller. */
-const tlsFailures: ReadonlyArray<[RegExp, string]> = [
-  [/CERTIFICATE_REQUIRED|HANDSHAKE_FAILURE/, 'the server requires a client certificate and none (or an unusable one) was presented'],
-  [/ALERT_UNKNOWN_CA|ALERT_BAD_CERTIFICATE|ALERT_DECRYPT_ERROR/, 'the server rejected the client certificate (not issued by a CA it trusts, or not the linked one)'],
-  [/ALERT_CERTIFICATE_EXPIRED|ALERT_CERTIFICATE_REVOKED/, 'the server rejected the client certificate as expired or revoked'],
-  [/KEY_VALUES_MISMATCH|ERR_OSSL_X509_KEY_VALUES_MISMATCH/, 'the client certificate and private key do not match'],
-  [/CERT_HAS_EXPIRED/, "the server's certificate has expired"],
-  [/UNABLE_TO_VERIFY_LEAF_SIGNATURE|SELF_SIGNED_CERT_IN_CHAIN|DEPTH_ZERO_SELF_SIGNED_CERT|UNABLE_TO_GET_ISSUER_CERT/, "the server's certificate is not trusted (pass the issuing CA in tls.ca)"],
-  [/ERR_TLS_CERT_ALTNAME_INVALID/, "the server's certificate does not name this host"],
-  [/ERR_SSL_|ERR_OSSL_/, 'the TLS handshake failed'],
+/** Refuses a client certificate the server would refuse anyway, saying why. Nothing secret is echoed. */
+export function inspectClientCertificate(tls: TlsOptions, now: Date = new Date()): void {
+  if (!('pfx' in tls) && !('cert' in tls)) return;
+  if ('pfx' in tls) {
+    try {
+      createSecureContext({ pfx: tls.pfx, ...(tls.passphrase !== undefined ? { passphrase: tls.passphrase } : {}) });
+    } catch (error) {
+      throw refuse('pfx-unreadable', 'the PFX bundle cannot be opened: wrong passphrase, or not a PKCS#12 file', error);
+    }
+    return;
+  }
+  let certificate: X509Certificate;
+  try {
+    certificate = new X509Certificate(tls.cert);
+  } catch (error) {
+    throw refuse('certificate-refused', 'the client certificate is not a readable PEM certificate', error);
+  }
+  if (now.getTime() > Date.parse(certificate.validTo)) {
+    throw refuse('certificate-expired', `the client certificate expired on ${new Date(certificate.validTo).toISOString()}`);
+  }
+  if (now.getTime() < Date.parse(certificate.validFrom)) {
+    throw refuse('certificate-not-yet-valid', `the client certificate is valid only from ${new Date(certificate.validFrom).toISOString()}`);
+  }
+  let key;
+  try {
+    key = createPrivateKey({ key: tls.key, ...(tls.passphrase !== undefined ? { passphrase: tls.passphrase } : {}) });
+  } catch (error) {
+    throw refuse('key-mismatch', 'the private key cannot be read (wrong passphrase, or not a PEM key)', error);
+  }
+  if (!certificate.checkPrivateKey(key)) throw refuse('key-mismatch', 'the client certificate and private key do not match');
+}
+
+/** TLS failure codes (OpenSSL alerts and Node verification errors), what each means, and its kind. */
+const tlsFailures: ReadonlyArray<[RegExp, AuthFailure, string]> = [
+  [/CERTIFICATE_REQUIRED|HANDSHAKE_FAILURE/, 'certificate-refused', 'the server requires a client certificate and none (or an unusable one) was presented'],
+  [/ALERT_UNKNOWN_CA|ALERT_BAD_CERTIFICATE|ALERT_DECRYPT_ERROR|ALERT_UNSUPPORTED_CERTIFICATE/, 'certificate-refused', 'the server rejected the client certificate (not issued by a CA it trusts, or not the linked one)'],
+  [/ALERT_CERTIFICATE_EXPIRED/, 'certificate-expired', 'the server rejected the client certificate as expired'],
+  [/ALERT_CERTIFICATE_REVOKED/, 'certificate-refused', 'the server rejected the client certificate as revoked'],
+  [/KEY_VALUES_MISMATCH/, 'key-mismatch', 'the client certificate and private key do not match'],
+  [/CERT_HAS_EXPIRED/, 'server-untrusted', "the server's certificate has expired"],
+  [/UNABLE_TO_VERIFY_LEAF_SIGNATURE|SELF_SIGNED_CERT_IN_CHAIN|DEPTH_ZERO_SELF_SIGNED_CERT|UNABLE_TO_GET_ISSUER_CERT/, 'server-untrusted', "the server's certificate is not trusted (pass the issuing CA in tls.ca)"],
+  [/ERR_TLS_CERT_ALTNAME_INVALID/, 'server-untrusted', "the server's certificate does not name this host"],
+  [/ERR_SSL_|ERR_OSSL_/, 'tls-handshake', 'the TLS handshake failed'],
 ];
 
-/**
- * Under TLS 1.3 a server refuses a client certificate after the client has finished its handshake, so
- * undici often sees only a closed socket, not the alert. On an https connection that closes before any
- * answer, say what that almost always means under mutual TLS.
- */
-function closedBeforeAnswer(code: string, message: string, hasClientCertificate: boolean): string | null {
-  if (code !== 'UND_ERR_SOCKET' || !/other side closed/.test(message)) return null;
-  return hasClientCertificate
-    ? 'the server closed the TLS connection without answering: it most likely refused the client certificate (not issued by a CA it trusts, expired, or not linked to the credential)'
-    : 'the server closed the TLS connection without answering and no client certificate was configured: this API requires one (tls option)';
+function codesOf(error: unknown): string[] {
+  const codes: string[] = [];
+  for (let current = error; current instanceof Error; current = current.cause) codes.push(String((current as { code?: unknown }).code ?? ''));
+  return codes;
 }
 
-function tlsFailureOf(error: unknown, https: boolean, hasClientCertificate: boolean): { code: string; meaning: string } | null {
-  for (let current = error; current instanceof Error; current = current.cause) {
-    const code = String((current as { code?: unknown }).code ?? '');
-    const found = tlsFailures.find(([pattern]) => pattern.test(code));
-    if (found) return { code, meaning: found[1] };
-    const closed = https ? closedBeforeAnswer(code, current.message, hasClientCertificate) : null;
-    if (closed) return { code, meaning: closed };
+export class Transport {
+  private dispatcher: Dispatcher;
+  private tls: TlsOptions | undefined;
+  /** Last TLS alert seen on a socket: under TLS 1.3 a refused certificate often reaches fetch only as a closed socket. */
+  private lastAlert: { code: string; at: number } | null = null;
+  readonly fetch: FetchLike;
+
+  constructor(tls?: TlsOptions) {
+    if (tls) inspectClientCertificate(tls);
+    this.tls = tls;
+    this.dispatcher = this.createDispatcher(tls);
+    this.fetch = (request) => this.send(request);
   }
-  return null;
-}
 
-/**
- * A fetch for openapi-fetch that sends through the given dispatcher. A TLS failure (section 5: TLS
- * handshake failure when certificate or trust is wrong) becomes an AuthError that says which.
- */
-export function fetchThrough(dispatcher: Dispatcher, tls?: TlsOptions): FetchLike {
-  const hasClientCertificate = tls !== undefined && ('pfx' in tls || 'cert' in tls);
-  return async (request: Request): Promise<Response> => {
+  /** Uses `tls` for every new connection from now on; calls in flight finish on the old one. */
+  rotate(tls: TlsOptions): void {
+    inspectClientCertificate(tls);
+    const previous = this.dispatcher;
+    this.tls = tls;
+    this.dispatcher = this.createDispatcher(tls);
+    void previous.close().catch(() => undefined);
+  }
+
+  async close(): Promise<void> {
+    await this.dispatcher.close();
+  }
+
+  private createDispatcher(tls: TlsOptions | undefined): Dispatcher {
+    // TLS verification stays on: rejectUnauthorized is never turned off here.
+    const connector = buildConnector({ ...(tls ?? {}) });
+    return new Agent({
+      keepAliveTimeout: 10_000,
+      connect: (options, callback) =>
+        connector(options, (error, socket) => {
+          socket?.on('error', (socketError: { code?: string }) => {
+            if (socketError.code?.startsWith('ERR_SSL')) this.lastAlert = { code: socketError.code, at: Date.now() };
+          });
+          if (error) callback(error, null);
+          else callback(null, socket!);
+        }),
+    });
+  }
+
+  private failureOf(error: unknown, url: string): AuthError | null {
+    const codes = codesOf(error);
+    if (this.lastAlert && Date.now() - this.lastAlert.at < 2_000) codes.push(this.lastAlert.code);
+    for (const code of codes) {
+      const found = tlsFailures.find(([pattern]) => pattern.test(code));
+      if (found) return new AuthError(`TLS handshake with ${new URL(url).host} failed: ${found[2]} (${code})`, found[1], null, {}, error);
+    }
+    return null;
+  }
+
+  /**
+   * A connection closed before any answer is either a dropped connection or, under TLS 1.3, a server
+   * refusing the client certificate after the handshake. Tell them apart with a fresh handshake that
+   * sends nothing: a server that refuses the certificate closes it at once, any other waits for a request.
+   */
+  private async diagnoseClosedConnection(url: URL): Promise<AuthError | null> {
+    const tls = this.tls;
+    const closedAtOnce = await new Promise<{ code: string | null } | null>((resolve) => {
+      const socket = tlsConnect({
+        host: url.hostname.replace(/^\[|\]$/g, ''),
+        port: Number(url.port || 443),
+        ...(isIP(url.hostname.replace(/^\[|\]$/g, '')) ? {} : { servername: url.hostname }),
+        ...(tls ?? {}),
+      });
+      let settled = false;
+      const finish = (value: { code: string | null } | null): void => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        socket.destroy();
+        resolve(value);
+      };
+      const timer = setTimeout(() => finish(null), 1_000);
+      socket.once('error', (error: { code?: string }) => finish({ code: error.code ?? null }));
+      socket.once('end', () => finish({ code: null }));
+      socket.once('close', () => finish({ code: null }));
+    });
+    if (!closedAtOnce) return null;
+    const found = closedAtOnce.code ? tlsFailures.find(([pattern]) => pattern.test(closedAtOnce.code!)) : undefined;
+    if (found) return new AuthError(`TLS handshake with ${url.host} failed: ${found[2]} (${closedAtOnce.code})`, found[1], null);
+    const meaning = hasClientCertificate(tls)
+      ? 'the server closes the connection right after the TLS handshake: it refuses the client certificate (not issued by a CA it trusts, expired for it, or not linked to the credential)'
+      : 'the server closes the connection right after the TLS handshake and no client certificate was configured: this API requires one (tls option)';
+    return new AuthError(`TLS handshake with ${url.host} failed: ${meaning}`, 'certificate-refused', null);
+  }
+
+  private async send(request: Request): Promise<Response> {
     const hasBody = request.method !== 'GET' && request.method !== 'HEAD';
+    const body = hasBody ? Buffer.from(await request.arrayBuffer()) : null;
     try {
       const response = await undiciFetch(request.url, {
         method: request.method,
         headers: [...request.headers.entries()],
-        body: hasBody ? Buffer.from(await request.arrayBuffer()) : null,
+        body,
         signal: request.signal,
-        dispatcher,
+        dispatcher: this.dispatcher,
       });
       return response as unknown as Response;
     } catch (error) {
-      const failure = tlsFailureOf(error, request.url.startsWith('https:'), hasClientCertificate);
-      if (failure) throw new AuthError(`TLS handshake with ${new URL(request.url).host} failed: ${failure.meaning} (${failure.code})`, null, error);
+      if (request.signal.aborted) throw error;
+      const failure = this.failureOf(error, request.url);
+      if (failure) throw failure;
+      if (request.url.startsWith('https:') && codesOf(error).includes('UND_ERR_SOCKET')) {
+        const refused = await this.diagnoseClosedConnection(new URL(request.url));
+        if (refused) throw new AuthError(refused.message, refused.reason, null, {}, error);
+      }
       throw error;
     }
-  };
+  }
 }

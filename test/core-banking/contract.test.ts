@@ -58,7 +58,7 @@ let client: CoreBankingClient;
 
 beforeAll(async () => {
   prism = await startMock('core-banking', await freePort());
-  client = createCoreBankingClient({ baseUrl: prism.url, clientId: 'baas_7f3c2e', clientSecret: 'mock-secret', validateResponses: true });
+  client = createCoreBankingClient({ baseUrl: prism.url, clientId: 'baas_7f3c2e', clientSecret: 'mock-secret', responseValidation: 'strict', retry: { maxRetries: 0 } });
 });
 afterAll(async () => {
   await prism?.stop();

@@ -1,7 +1,7 @@
 /**
- * Mutual TLS (section 5) against a real HTTPS server on 127.0.0.1 that demands client certificates:
- * the same certificate carries the token request and the call; a missing, untrusted or mismatched
- * certificate, or an untrusted server, ends in an AuthError that says which.
+ * Mutual TLS (section 5) against a real HTTPS server on 127.0.0.1 that demands client certificates
+ * (openssl-made PKI): PEM and PFX work and carry the token request and the call; rotation switches the
+ * certificate without a new client; every wrong certificate ends as an AuthError whose `reason` says which.
  */
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -38,30 +38,61 @@ afterAll(async () => {
   pki.dispose();
 });
 
-const balanceWith = (tls: TlsOptions | undefined) =>
-  createCoreBankingClient({ baseUrl, clientId: 'partner', clientSecret: 'mtls-secret', ...(tls ? { tls } : {}) }).accounts.balance({ path: { id: 77 } });
+const clientWith = (tls: TlsOptions) => createCoreBankingClient({ baseUrl, clientId: 'partner', clientSecret: 'mtls-secret', tls, retry: { maxRetries: 0 } });
+const balance = (client: ReturnType<typeof clientWith>) => client.accounts.balance({ path: { id: 77 } });
+
+async function authFailureOf(run: () => Promise<unknown>): Promise<AuthError> {
+  const error = await Promise.resolve().then(run).then(
+    () => expect.unreachable('the call must fail'),
+    (caught: unknown) => caught,
+  );
+  expect(error).toBeInstanceOf(AuthError);
+  expect((error as Error).message).not.toContain('mtls-secret');
+  expect((error as Error).message).not.toContain(pki.pfxPassphrase);
+  return error as AuthError;
+}
 
 describe('core-banking over mutual TLS', () => {
-  it('presents the same client certificate on the token request and on the call', async () => {
+  it('a PEM certificate carries the token request and the call', async () => {
     seen.length = 0;
-    await expect(balanceWith({ ...pki.client, ca: pki.ca })).resolves.toMatchObject({ balance: 10.5 });
+    await expect(balance(clientWith({ ...pki.client, ca: pki.ca }))).resolves.toMatchObject({ balance: 10.5 });
     expect(seen).toEqual([
       { path: '/auth/token', clientCn: 'partner-client' },
       { path: '/accounts/77/balance', clientCn: 'partner-client' },
     ]);
   });
 
-  it.each([
-    { given: 'no client certificate', tls: () => ({ ca: pki.ca }) as unknown as TlsOptions, want: /requires a client certificate|no client certificate was configured/ },
-    { given: 'a certificate from an untrusted CA', tls: () => ({ ...pki.rogueClient, ca: pki.ca }), want: /rejected the client certificate|refused the client certificate/ },
-    { given: 'a key that does not match the certificate', tls: () => ({ cert: pki.client.cert, key: pki.otherKey, ca: pki.ca }), want: /do not match/ },
-    { given: 'a server the client does not trust', tls: () => ({ ...pki.client }), want: /server's certificate is not trusted/ },
-  ])('$given -> AuthError', async ({ tls, want }) => {
+  it('a PFX bundle with its passphrase works the same', async () => {
     seen.length = 0;
-    const error = await balanceWith(tls()).catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(AuthError);
-    expect((error as AuthError).message).toMatch(want);
-    expect((error as AuthError).message).not.toContain('mtls-secret');
+    await expect(balance(clientWith({ pfx: pki.clientPfx, passphrase: pki.pfxPassphrase, ca: pki.ca }))).resolves.toMatchObject({ balance: 10.5 });
+    expect(seen.map((entry) => entry.clientCn)).toEqual(['partner-client', 'partner-client']);
+  });
+
+  it('rotateCertificate presents the new certificate on the next calls, and refuses an expired one', async () => {
+    const client = clientWith({ ...pki.client, ca: pki.ca });
+    seen.length = 0;
+    await balance(client);
+    client.rotateCertificate({ ...pki.otherClient, ca: pki.ca });
+    await balance(client);
+    expect(seen.at(-1)).toEqual({ path: '/accounts/77/balance', clientCn: 'other-client' });
+    expect(() => client.rotateCertificate({ ...pki.expiredClient, ca: pki.ca })).toThrow(AuthError);
+    await balance(client);
+    expect(seen.at(-1)?.clientCn).toBe('other-client');
+    await client.close();
+  });
+
+  it.each([
+    { given: 'no client certificate', tls: () => ({ ca: pki.ca }), reason: 'certificate-refused', want: /requires a client certificate|no client certificate was configured/ },
+    { given: 'a certificate from a CA the server does not trust', tls: () => ({ ...pki.rogueClient, ca: pki.ca }), reason: 'certificate-refused', want: /rejected the client certificate|refuses the client certificate/ },
+    { given: 'an expired certificate', tls: () => ({ ...pki.expiredClient, ca: pki.ca }), reason: 'certificate-expired', want: /expired on 2020-01-02/ },
+    { given: 'a key that does not match the certificate', tls: () => ({ cert: pki.client.cert, key: pki.otherClient.key, ca: pki.ca }), reason: 'key-mismatch', want: /do not match/ },
+    { given: 'a PFX with the wrong passphrase', tls: () => ({ pfx: pki.clientPfx, passphrase: 'wrong', ca: pki.ca }), reason: 'pfx-unreadable', want: /wrong passphrase/ },
+    { given: 'a server the client does not trust', tls: () => ({ ...pki.client }), reason: 'server-untrusted', want: /server's certificate is not trusted/ },
+  ] as const)('$given -> AuthError $reason', async ({ tls, reason, want }) => {
+    seen.length = 0;
+    const error = await authFailureOf(() => balance(clientWith(tls())));
+    expect(error.reason).toBe(reason);
+    expect(error.message).toMatch(want);
     expect(seen).toEqual([]);
   });
 });

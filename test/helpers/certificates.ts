@@ -15,8 +15,13 @@ export interface TestPki {
   readonly client: Pem;
   /** Client certificate from a CA the server does not trust. */
   readonly rogueClient: Pem;
-  /** A second, valid client key whose certificate is `client.cert`'s mismatch. */
-  readonly otherKey: string;
+  /** A second valid client certificate of the same CA (certificate rotation). */
+  readonly otherClient: Pem;
+  /** A client certificate of the trusted CA that expired in 2020. */
+  readonly expiredClient: Pem;
+  /** `client` as a PKCS#12 bundle protected by `pfxPassphrase`. */
+  readonly clientPfx: Buffer;
+  readonly pfxPassphrase: string;
   dispose(): void;
 }
 
@@ -38,13 +43,27 @@ export function createTestPki(): TestPki {
   const server = issue('server', 'test-ca', 'subjectAltName=IP:127.0.0.1\nextendedKeyUsage=serverAuth\n');
   const client = issue('partner-client', 'test-ca', 'extendedKeyUsage=clientAuth\n');
   const rogueClient = issue('rogue-client', 'rogue-ca', 'extendedKeyUsage=clientAuth\n');
-  const other = issue('other-client', 'test-ca', 'extendedKeyUsage=clientAuth\n');
+  const otherClient = issue('other-client', 'test-ca', 'extendedKeyUsage=clientAuth\n');
+  // An expired certificate needs explicit dates, which only `openssl ca` takes.
+  openssl('req', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'expired.key', '-out', 'expired.csr', '-subj', '/CN=expired-client');
+  writeFileSync(file('index.txt'), '');
+  writeFileSync(file('serial'), '1000\n');
+  writeFileSync(
+    file('ca.cnf'),
+    '[ca]\ndefault_ca=test\n[test]\ndatabase=index.txt\nserial=serial\nnew_certs_dir=.\ndefault_md=sha256\npolicy=any\n[any]\ncommonName=supplied\n',
+  );
+  openssl('ca', '-batch', '-config', 'ca.cnf', '-cert', 'test-ca.crt', '-keyfile', 'test-ca.key', '-in', 'expired.csr', '-out', 'expired.crt', '-startdate', '20200101000000Z', '-enddate', '20200102000000Z', '-notext');
+  const pfxPassphrase = 'pfx-passphrase-7Q2w';
+  openssl('pkcs12', '-export', '-in', 'partner-client.crt', '-inkey', 'partner-client.key', '-out', 'partner-client.pfx', '-passout', `pass:${pfxPassphrase}`);
   return {
     ca: readFileSync(file('test-ca.crt'), 'utf8'),
     server,
     client,
     rogueClient,
-    otherKey: other.key,
+    otherClient,
+    expiredClient: { cert: readFileSync(file('expired.crt'), 'utf8'), key: readFileSync(file('expired.key'), 'utf8') },
+    clientPfx: readFileSync(file('partner-client.pfx')),
+    pfxPassphrase,
     dispose: () => rmSync(dir, { recursive: true, force: true }),
   };
 }

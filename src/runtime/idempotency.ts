@@ -1,0 +1,25 @@
+/**
+ * Idempotency keys that satisfy each operation's own header rule (section 8: `[a-zA-Z0-9]{1,50}` on
+ * billets, TED and transfers, 1 to 50 characters on A invoices, 1 to 160 on core-banking, at most 128
+ * on CaaS). 32 random letters and digits fit every one of them; the length adapts to the limits.
+ */
+import { randomInt } from 'node:crypto';
+
+export interface IdempotencyKeyRule {
+  readonly header: string;
+  readonly minLength: number | null;
+  readonly maxLength: number | null;
+  readonly pattern: string | null;
+}
+
+const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+export function generateIdempotencyKey(rule: IdempotencyKeyRule): string {
+  const length = Math.max(rule.minLength ?? 1, Math.min(32, rule.maxLength ?? 32));
+  let key = '';
+  for (let index = 0; index < length; index += 1) key += alphabet[randomInt(alphabet.length)];
+  if (rule.pattern && !new RegExp(rule.pattern).test(key)) {
+    throw new Error(`cannot generate a key for ${rule.header} matching ${rule.pattern}; pass one with { idempotencyKey }`);
+  }
+  return key;
+}

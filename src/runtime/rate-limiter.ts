@@ -1,0 +1,52 @@
+/**
+ * Client-side rate limiting (section 8: core-banking allows 1000 requests per minute and 10000 per
+ * hour): a call waits for room in every window instead of collecting 429s.
+ */
+export interface RateLimit {
+  readonly limit: number;
+  readonly intervalMs: number;
+}
+
+export class RateLimiter {
+  private readonly windows: { readonly rule: RateLimit; readonly sent: number[] }[];
+
+  constructor(
+    limits: readonly RateLimit[],
+    private readonly now: () => number = Date.now,
+    private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void> = defaultSleep,
+  ) {
+    this.windows = limits.map((rule) => ({ rule, sent: [] }));
+  }
+
+  /** Resolves when one more request fits in every window, and records it. */
+  async acquire(signal?: AbortSignal): Promise<void> {
+    for (;;) {
+      const now = this.now();
+      let waitMs = 0;
+      for (const window of this.windows) {
+        while (window.sent.length > 0 && window.sent[0]! <= now - window.rule.intervalMs) window.sent.shift();
+        if (window.sent.length >= window.rule.limit) waitMs = Math.max(waitMs, window.sent[0]! + window.rule.intervalMs - now);
+      }
+      if (waitMs === 0) {
+        for (const window of this.windows) window.sent.push(now);
+        return;
+      }
+      await this.sleep(waitMs, signal);
+    }
+  }
+}
+
+export function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(signal!.reason);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
