@@ -39,7 +39,7 @@ export function maskDocuments(text: string): string {
 export interface RedactOptions {
   /** Mask CPF and CNPJ (default true). */
   readonly maskDocuments?: boolean;
-  /** Exact secret values to scrub wherever they appear (the client secret, the current token). */
+  /** Exact secret values (8 characters or more) to scrub wherever they appear: client secret, current token. */
   readonly secrets?: readonly string[];
 }
 
@@ -47,7 +47,8 @@ export interface RedactOptions {
 export function redact(value: unknown, options: RedactOptions = {}, depth = 0): unknown {
   if (typeof value === 'string') {
     let text = value;
-    for (const secret of options.secrets ?? []) if (secret) text = text.split(secret).join('[redacted]');
+    // Very short values are not scrubbed: they would shred ordinary text and are no real secret anyway.
+    for (const secret of options.secrets ?? []) if (secret.length >= 8) text = text.split(secret).join('[redacted]');
     return options.maskDocuments === false ? text : maskDocuments(text);
   }
   if (depth > 8 || value === null || typeof value !== 'object') return value;

@@ -38,6 +38,8 @@ export function retryAfterMs(header: string | null | undefined, now: number): nu
   if (!header) return undefined;
   const text = header.trim();
   if (/^\d+$/.test(text)) return Number(text) * 1000;
+  // An HTTP date names its weekday or month; anything else (e.g. "-5") is unreadable, not a date.
+  if (!/[A-Za-z]{3}/.test(text)) return undefined;
   const at = Date.parse(text);
   return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }

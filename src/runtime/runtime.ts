@@ -166,6 +166,11 @@ export function createRuntime(options: RuntimeOptions): FacadeRuntime {
     options.logger({ level, event, operationId, data: safe });
   };
 
+  /** Known secret values (client secret, current token) scrubbed from what an error carries. */
+  const scrub = <T>(value: T): T => redact(value, { maskDocuments: false, secrets: options.secrets?.() ?? [] }) as T;
+  const scrubIssues = (issues: readonly ValidationIssue[]): ValidationIssue[] =>
+    issues.map((issue) => ({ ...issue, message: scrub(issue.message), ...(issue.value === undefined ? {} : { value: scrub(issue.value) }) }));
+
   function infoOf(operationId: string): { info: OperationInfo; validators: OperationValidatorSet } {
     const info = options.operations[operationId];
     const validators = options.validators[operationId];
@@ -221,7 +226,7 @@ export function createRuntime(options: RuntimeOptions): FacadeRuntime {
         : []
       : [{ pointer: '', rule: 'status', message: `status ${status} is not in the contract (${info.responseStatuses.join(', ')})` }];
     if (issues.length === 0) return;
-    if (mode === 'strict') throw new ResponseValidationError(info.operationId, status, issues, context);
+    if (mode === 'strict') throw new ResponseValidationError(info.operationId, status, scrubIssues(issues), context);
     log('warn', 'response-contract', info.operationId, { status, issues });
   }
 
@@ -249,9 +254,9 @@ export function createRuntime(options: RuntimeOptions): FacadeRuntime {
       args = { ...args, header: { ...args.header, [name]: idempotencyKey } };
     }
     const schemaIssues = validateRequest(info, validators, args, options.patternDescriptions);
-    if (schemaIssues.length > 0) throw new RequestValidationError(operationId, schemaIssues);
+    if (schemaIssues.length > 0) throw new RequestValidationError(operationId, scrubIssues(schemaIssues));
     const ruleIssues = runCrossFieldChecks(options.crossFieldChecks?.[operationId], args, { now: options.now?.() ?? new Date() });
-    if (ruleIssues.length > 0) throw new RequestValidationError(operationId, ruleIssues);
+    if (ruleIssues.length > 0) throw new RequestValidationError(operationId, scrubIssues(ruleIssues));
 
     const policy = policyOf(callOptions);
     const repeatable = mayRetry(info.method, idempotencyKey !== undefined);
@@ -303,7 +308,7 @@ export function createRuntime(options: RuntimeOptions): FacadeRuntime {
           continue;
         }
         checkResponse(info, validators, response.status, outcome.error, answered);
-        final = errorOf(info, response, outcome.error, answered);
+        final = errorOf(info, response, scrub(outcome.error), answered);
         if (retryableStatuses.has(response.status) && repeatable) {
           const asked = response.status === 429 || response.status === 503 ? retryAfterMs(response.headers.get('retry-after'), clock()) : undefined;
           waitMs = asked === undefined ? backoffMs(retries, policy, random) : asked <= policy.maxRetryAfterMs ? asked : undefined;

@@ -5,53 +5,17 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { operationsOf, isObject, resolveLocal, type JsonObject, type OperationModel } from '../../scripts/openapi-model.js';
+import { operationsOf, type JsonObject, type OperationModel } from '../../scripts/openapi-model.js';
 import { startMock, type RunningServer } from '../../src/cli/servers.js';
 import { bundledSpecPath } from '../../src/cli/registry.js';
 import { createCoreBankingClient, ProblemError, type CoreBankingClient } from '../../src/core-banking/index.js';
 import { freePort } from '../helpers/ports.js';
+import { argsOf, callByOperationId, exampleCases } from '../helpers/spec-examples.js';
 
 const document = JSON.parse(readFileSync(bundledSpecPath('core-banking'), 'utf8')) as JsonObject;
 const operations = operationsOf(document);
 
-function exampleValue(media: JsonObject, name: string): unknown {
-  const example = resolveLocal(document, (media.examples as JsonObject)[name]);
-  return isObject(example) ? example.value : undefined;
-}
-
-/** Arguments of a valid call: path parameters and required headers from their schema examples, the first body example. */
-function argsOf(operation: OperationModel): Record<string, unknown> {
-  const args: Record<string, Record<string, unknown> | unknown> = {};
-  for (const parameter of operation.parameters) {
-    if (!parameter.required || parameter.name === operation.operation['x-idempotency-key']) continue;
-    const value = parameter.schema.example ?? (Array.isArray(parameter.schema.examples) ? parameter.schema.examples[0] : undefined);
-    if (value === undefined) throw new Error(`${operation.operationId}: parameter ${parameter.name} has no example`);
-    const slot = (args[parameter.in] ??= {}) as Record<string, unknown>;
-    slot[parameter.name] = value;
-  }
-  if (operation.requestBody) {
-    const body = resolveLocal(document, operation.operation.requestBody) as JsonObject;
-    const media = (body.content as JsonObject)[operation.requestBody.mediaType] as JsonObject;
-    args.body = exampleValue(media, operation.requestBody.exampleNames[0]!);
-  }
-  return args;
-}
-
-interface ExampleCase {
-  readonly operation: OperationModel;
-  readonly status: string;
-  readonly example: string;
-  readonly value: unknown;
-}
-
-const cases: ExampleCase[] = operations.flatMap((operation) =>
-  operation.responses.flatMap((response) => {
-    const raw = resolveLocal(document, (operation.operation.responses as JsonObject)[response.status]) as JsonObject;
-    const media = isObject(raw.content) && response.mediaType ? (raw.content[response.mediaType] as JsonObject) : null;
-    if (!media) return [{ operation, status: response.status, example: '', value: undefined }];
-    return response.exampleNames.map((example) => ({ operation, status: response.status, example, value: exampleValue(media, example) }));
-  }),
-);
+const cases = exampleCases(document);
 
 let prism: RunningServer;
 let client: CoreBankingClient;
@@ -65,9 +29,7 @@ afterAll(async () => {
 });
 
 function call(operation: OperationModel, headers: Record<string, string>): Promise<unknown> {
-  const [group, name] = operation.operationId.split('.') as [string, string];
-  const method = (client as unknown as Record<string, Record<string, (args: object, options: object) => Promise<unknown>>>)[group]![name]!;
-  return method(argsOf(operation), { headers });
+  return callByOperationId(client, operation.operationId, argsOf(document, operation), { headers });
 }
 
 describe('core-banking against Prism', () => {
