@@ -91,10 +91,10 @@ describe('log redaction', () => {
   it('replaces secret members and scrubs known secret values anywhere', () => {
     const value = {
       headers: { Authorization: 'Bearer abc', 'svc-token': 'svc', accept: 'application/json' },
-      body: { client_secret: 's3cr3t', clientSecret: 's3cr3t', passphrase: 'p', document: '52998224725', note: 'token is tok-123' },
-      list: ['tok-123'],
+      body: { client_secret: 's3cr3t', clientSecret: 's3cr3t', passphrase: 'p', document: '52998224725', note: 'token is tok-12345678' },
+      list: ['tok-12345678'],
     };
-    expect(redact(value, { secrets: ['tok-123'] })).toEqual({
+    expect(redact(value, { secrets: ['tok-12345678'] })).toEqual({
       headers: { Authorization: '[redacted]', 'svc-token': '[redacted]', accept: 'application/json' },
       body: { client_secret: '[redacted]', clientSecret: '[redacted]', passphrase: '[redacted]', document: '***.982.247-**', note: 'token is [redacted]' },
       list: ['[redacted]'],
