@@ -3,22 +3,21 @@
  * (openssl-made PKI): PEM and PFX work and carry the token request and the call; rotation switches the
  * certificate without a new client; every wrong certificate ends as an AuthError whose `reason` says which.
  */
-import { createServer, type Server } from 'node:https';
-import type { AddressInfo } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuthError, createCoreBankingClient } from '../../src/core-banking/index.js';
 import type { TlsOptions } from '../../src/runtime/transport.js';
 import { createTestPki, type TestPki } from '../helpers/certificates.js';
+import { startMutualTlsServer, type HttpsTestServer } from '../helpers/https-server.js';
 
 let pki: TestPki;
-let server: Server;
+let server: HttpsTestServer;
 let baseUrl: string;
 const seen: { path: string; clientCn: string }[] = [];
 
 beforeAll(async () => {
   pki = createTestPki();
-  server = createServer({ ...pki.server, ca: pki.ca, requestCert: true, rejectUnauthorized: true }, (request, response) => {
+  server = await startMutualTlsServer(pki, (request, response) => {
     const peer = (request.socket as TLSSocket).getPeerCertificate();
     seen.push({ path: request.url ?? '', clientCn: String(peer.subject?.CN ?? '') });
     response.setHeader('content-type', 'application/json');
@@ -28,13 +27,11 @@ beforeAll(async () => {
       response.end(JSON.stringify({ accountId: '77', balance: 10.5, currency: 'BRL', lastUpdated: '2026-11-20T10:00:00Z' }));
     }
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  baseUrl = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  baseUrl = server.url;
 });
 
 afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await server.close();
   pki.dispose();
 });
 

@@ -3,24 +3,23 @@
  * PFX, through token issue, success, validation failure, problem answers, retries and refusals. Neither the
  * client secret, the access token, the PFX passphrase nor an unmasked CPF appears in any log line or error.
  */
-import { createServer, type Server } from 'node:https';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCoreBankingClient, type LogEvent } from '../../src/core-banking/index.js';
 import { createTestPki, type TestPki } from '../helpers/certificates.js';
+import { startMutualTlsServer, type HttpsTestServer } from '../helpers/https-server.js';
 
 const clientSecret = 'cs_live_9f8e7d6c5b4a39281706f5e4';
 const accessToken = 'eyJhbGciOiJIUzI1NiJ9.very-secret-token.sig';
 const cpf = '52998224725';
 
 let pki: TestPki;
-let server: Server;
+let server: HttpsTestServer;
 let baseUrl: string;
 let tokenRefused = false;
 
 beforeAll(async () => {
   pki = createTestPki();
-  server = createServer({ ...pki.server, ca: pki.ca, requestCert: true, rejectUnauthorized: true }, (request, response) => {
+  server = await startMutualTlsServer(pki, (request, response) => {
     response.setHeader('content-type', 'application/json');
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -37,13 +36,11 @@ beforeAll(async () => {
       response.end(JSON.stringify({ id: '7', number: cpf, type: 'CHECKING', status: 'ACTIVE', person: { document: cpf } }));
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  baseUrl = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  baseUrl = server.url;
 });
 
 afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await server.close();
   pki.dispose();
 });
 

@@ -14,13 +14,8 @@ import {
   generateIdRec,
   generateTxid,
 } from '../../src/formats/pix.js';
-import type { FormatResult } from '../../src/formats/result.js';
+import { expectFormat as expectResult, type FormatCase as Case } from '../helpers/format-cases.js';
 
-type Case = { given: string; want: 'valid' | RegExp };
-function expectResult(result: FormatResult, want: Case['want']): void {
-  if (want === 'valid') expect(result).toEqual({ valid: true });
-  else expect(result.valid ? 'valid' : result.reason).toMatch(want);
-}
 
 const tail = 'a1B2c3D4e5F';
 describe.each([

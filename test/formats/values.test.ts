@@ -1,13 +1,8 @@
 /** Amount strings, IBGE municipality codes and IPv4 addresses or CIDR ranges. */
 import { describe, expect, it } from 'vitest';
-import type { FormatResult } from '../../src/formats/result.js';
+import { expectFormat as expectResult, type FormatCase as Case } from '../helpers/format-cases.js';
 import { checkBrlAmount, checkDecimal, checkIbgeMunicipality, checkIpv4OrCidr } from '../../src/formats/values.js';
 
-type Case = { given: string; want: 'valid' | RegExp };
-const expectResult = (result: FormatResult, want: Case['want']): void => {
-  if (want === 'valid') expect(result).toEqual({ valid: true });
-  else expect(result.valid ? 'valid' : result.reason).toMatch(want);
-};
 
 describe.each([
   {
