@@ -33,7 +33,7 @@ export interface OperationModel {
   readonly requestBody: { mediaType: string; schema: JsonObject; required: boolean; exampleNames: string[] } | null;
   readonly responses: readonly ResponseModel[];
   readonly scopes: readonly string[];
-  /** True when the call needs a bearer token (an oauth2/http scheme), not only the client certificate. */
+  /** True when the call needs a bearer token (oauth2, OpenID Connect or HTTP bearer), not only the client certificate. */
   readonly secured: boolean;
 }
 
@@ -73,6 +73,12 @@ function jsonMedia(content: Json | undefined): { mediaType: string; media: JsonO
   return null;
 }
 
+/** A form body (the OAuth token request of the API Pix), validated as the object of its fields. */
+function formMedia(content: Json | undefined): { mediaType: string; media: JsonObject } | null {
+  const media = isObject(content) ? content['application/x-www-form-urlencoded'] : undefined;
+  return isObject(media) ? { mediaType: 'application/x-www-form-urlencoded', media } : null;
+}
+
 function exampleNamesOf(media: JsonObject): string[] {
   return isObject(media.examples) ? Object.keys(media.examples) : [];
 }
@@ -109,7 +115,7 @@ export function operationsOf(document: JsonObject): OperationModel[] {
       let requestBody: OperationModel['requestBody'] = null;
       const body = resolveLocal(document, operation.requestBody);
       if (isObject(body)) {
-        const json = jsonMedia(body.content);
+        const json = jsonMedia(body.content) ?? formMedia(body.content);
         if (json && isObject(json.media.schema)) {
           requestBody = {
             mediaType: json.mediaType,
@@ -142,7 +148,8 @@ export function operationsOf(document: JsonObject): OperationModel[] {
           for (const [scheme, list] of Object.entries(requirement)) {
             // mutualTLS is satisfied by the transport; only token schemes need a bearer header.
             const type = pointerGet(document, `/components/securitySchemes/${scheme}/type`);
-            if (type !== 'oauth2' && type !== 'http' && type !== 'openIdConnect') continue;
+            const httpScheme = String(pointerGet(document, `/components/securitySchemes/${scheme}/scheme`) ?? '').toLowerCase();
+            if (type !== 'oauth2' && type !== 'openIdConnect' && !(type === 'http' && httpScheme === 'bearer')) continue;
             secured = true;
             if (Array.isArray(list)) for (const scope of list) scopes.add(String(scope));
           }

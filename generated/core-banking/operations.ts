@@ -21,6 +21,9 @@ export const operationTable = {
     "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
+    "errorTypes": [],
+    "jwsPayload": null,
+    "source": null,
     "provisional": false,
     "provisionalReason": null,
     "successStatuses": [
@@ -91,8 +94,14 @@ export const operationTable = {
     "pagination": {
       "page": "page",
       "size": "perPage",
-      "defaultSize": 10
+      "defaultSize": 10,
+      "firstPage": 1,
+      "items": "data",
+      "meta": "meta"
     },
+    "errorTypes": [],
+    "jwsPayload": null,
+    "source": null,
     "provisional": false,
     "provisionalReason": null,
     "successStatuses": [
@@ -131,6 +140,9 @@ export const operationTable = {
     "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
+    "errorTypes": [],
+    "jwsPayload": null,
+    "source": null,
     "provisional": false,
     "provisionalReason": null,
     "successStatuses": [
@@ -170,6 +182,9 @@ export const operationTable = {
     "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
+    "errorTypes": [],
+    "jwsPayload": null,
+    "source": null,
     "provisional": false,
     "provisionalReason": null,
     "successStatuses": [
@@ -235,8 +250,14 @@ export const operationTable = {
     "pagination": {
       "page": "page",
       "size": "perPage",
-      "defaultSize": 10
+      "defaultSize": 10,
+      "firstPage": 1,
+      "items": "data",
+      "meta": "meta"
     },
+    "errorTypes": [],
+    "jwsPayload": null,
+    "source": null,
     "provisional": false,
     "provisionalReason": null,
     "successStatuses": [
@@ -289,8 +310,14 @@ export const operationTable = {
     "pagination": {
       "page": "page",
       "size": "perPage",
-      "defaultSize": 10
+      "defaultSize": 10,
+      "firstPage": 1,
+      "items": "data",
+      "meta": "meta"
     },
+    "errorTypes": [],
+    "jwsPayload": null,
+    "source": null,
     "provisional": false,
     "provisionalReason": null,
     "successStatuses": [
@@ -325,6 +352,9 @@ export const operationTable = {
     "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
+    "errorTypes": [],
+    "jwsPayload": null,
+    "source": null,
     "provisional": false,
     "provisionalReason": null,
     "successStatuses": [
@@ -363,6 +393,9 @@ export const operationTable = {
     "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
+    "errorTypes": [],
+    "jwsPayload": null,
+    "source": null,
     "provisional": false,
     "provisionalReason": null,
     "successStatuses": [
@@ -405,6 +438,9 @@ export const operationTable = {
     "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
+    "errorTypes": [],
+    "jwsPayload": null,
+    "source": null,
     "provisional": false,
     "provisionalReason": null,
     "successStatuses": [
@@ -445,6 +481,9 @@ export const operationTable = {
     "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
+    "errorTypes": [],
+    "jwsPayload": null,
+    "source": null,
     "provisional": false,
     "provisionalReason": null,
     "successStatuses": [
@@ -504,8 +543,14 @@ export const operationTable = {
     "pagination": {
       "page": "page",
       "size": "perPage",
-      "defaultSize": 20
+      "defaultSize": 20,
+      "firstPage": 1,
+      "items": "data",
+      "meta": "meta"
     },
+    "errorTypes": [],
+    "jwsPayload": null,
+    "source": null,
     "provisional": false,
     "provisionalReason": null,
     "successStatuses": [
@@ -559,6 +604,9 @@ export const operationTable = {
       "pattern": null
     },
     "pagination": null,
+    "errorTypes": [],
+    "jwsPayload": null,
+    "source": null,
     "provisional": false,
     "provisionalReason": null,
     "successStatuses": [
@@ -605,6 +653,9 @@ export const operationTable = {
     "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
+    "errorTypes": [],
+    "jwsPayload": null,
+    "source": null,
     "provisional": false,
     "provisionalReason": null,
     "successStatuses": [
@@ -650,6 +701,9 @@ export const operationTable = {
     "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
+    "errorTypes": [],
+    "jwsPayload": null,
+    "source": null,
     "provisional": true,
     "provisionalReason": "Section 4.10 lists the invoice cancel operation with scope and response but its method and path are not shown.",
     "successStatuses": [
@@ -696,6 +750,9 @@ export const operationTable = {
     "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
+    "errorTypes": [],
+    "jwsPayload": null,
+    "source": null,
     "provisional": true,
     "provisionalReason": "Section 4.10 lists the invoice emit operation with scope and response but its method and path are not shown.",
     "successStatuses": [
@@ -743,8 +800,14 @@ export const operationTable = {
     "pagination": {
       "page": "page",
       "size": "limit",
-      "defaultSize": 25
+      "defaultSize": 25,
+      "firstPage": 1,
+      "items": "data",
+      "meta": "meta"
     },
+    "errorTypes": [],
+    "jwsPayload": null,
+    "source": null,
     "provisional": false,
     "provisionalReason": null,
     "successStatuses": [
@@ -791,6 +854,9 @@ export const operationTable = {
       "pattern": null
     },
     "pagination": null,
+    "errorTypes": [],
+    "jwsPayload": null,
+    "source": null,
     "provisional": false,
     "provisionalReason": null,
     "successStatuses": [
@@ -830,6 +896,9 @@ export const operationTable = {
     "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
+    "errorTypes": [],
+    "jwsPayload": null,
+    "source": null,
     "provisional": true,
     "provisionalReason": "Section 4.10 lists the read of an application by requestId, but its path is not shown.",
     "successStatuses": [
@@ -869,6 +938,9 @@ export const operationTable = {
     "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
+    "errorTypes": [],
+    "jwsPayload": null,
+    "source": null,
     "provisional": true,
     "provisionalReason": "Section 4.10 lists the cancel of an application by requestId, but its method and path are not shown.",
     "successStatuses": [
@@ -901,6 +973,9 @@ export const operationTable = {
     "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
+    "errorTypes": [],
+    "jwsPayload": null,
+    "source": null,
     "provisional": true,
     "provisionalReason": "Section 4.10 lists the bankarization products list with scope and response, but its path is not shown.",
     "successStatuses": [
@@ -939,6 +1014,9 @@ export const operationTable = {
     "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
+    "errorTypes": [],
+    "jwsPayload": null,
+    "source": null,
     "provisional": true,
     "provisionalReason": "Section 4.10 lists the read of a bankarization product by productId, but its path is not shown.",
     "successStatuses": [
@@ -972,6 +1050,9 @@ export const operationTable = {
     "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
+    "errorTypes": [],
+    "jwsPayload": null,
+    "source": null,
     "provisional": true,
     "provisionalReason": "Section 4.10 says the paths and methods of the credential operations on the accounts API are not shown.",
     "successStatuses": [
@@ -1011,6 +1092,9 @@ export const operationTable = {
     "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
+    "errorTypes": [],
+    "jwsPayload": null,
+    "source": null,
     "provisional": true,
     "provisionalReason": "Section 4.10 says the paths and methods of the credential operations on the accounts API are not shown; the update body is not shown either.",
     "successStatuses": [
@@ -1048,6 +1132,9 @@ export const operationTable = {
     "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
+    "errorTypes": [],
+    "jwsPayload": null,
+    "source": null,
     "provisional": true,
     "provisionalReason": "Section 4.10 says the paths and methods of the credential operations on the accounts API are not shown.",
     "successStatuses": [
@@ -1081,6 +1168,9 @@ export const operationTable = {
     "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
+    "errorTypes": [],
+    "jwsPayload": null,
+    "source": null,
     "provisional": true,
     "provisionalReason": "Section 4.10 says the paths and methods of the credential operations on the Pix manager are not shown.",
     "successStatuses": [
@@ -1120,6 +1210,9 @@ export const operationTable = {
     "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
+    "errorTypes": [],
+    "jwsPayload": null,
+    "source": null,
     "provisional": true,
     "provisionalReason": "Section 4.10 says the paths and methods of the credential operations on the Pix manager are not shown; the update body is not shown either.",
     "successStatuses": [
@@ -1157,6 +1250,9 @@ export const operationTable = {
     "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
+    "errorTypes": [],
+    "jwsPayload": null,
+    "source": null,
     "provisional": true,
     "provisionalReason": "Section 4.10 says the paths and methods of the credential operations on the Pix manager are not shown.",
     "successStatuses": [
@@ -1198,7 +1294,7 @@ export function createCoreBankingFacade(runtime: FacadeRuntime) {
       /** Every page of `accounts.list`, following `page` until the last page. */
       listPages: (args: OperationArgs<operations["accounts.list"]> = {}, options?: CallOptions): AsyncIterable<OperationResult<operations["accounts.list"]>> => runtime.pages("accounts.list", args, options) as AsyncIterable<OperationResult<operations["accounts.list"]>>,
       /** Every item of every page of `accounts.list`. */
-      listItems: (args: OperationArgs<operations["accounts.list"]> = {}, options?: CallOptions): AsyncIterable<PageItem<OperationResult<operations["accounts.list"]>>> => itemsOf(runtime.pages("accounts.list", args, options) as AsyncIterable<OperationResult<operations["accounts.list"]>>),
+      listItems: (args: OperationArgs<operations["accounts.list"]> = {}, options?: CallOptions): AsyncIterable<PageItem<OperationResult<operations["accounts.list"]>, "data">> => itemsOf(runtime.pages("accounts.list", args, options) as AsyncIterable<OperationResult<operations["accounts.list"]>>, "data"),
       /**
        * Get an account
        *
@@ -1222,7 +1318,7 @@ export function createCoreBankingFacade(runtime: FacadeRuntime) {
       /** Every page of `baas.list`, following `page` until the last page. */
       listPages: (args: OperationArgs<operations["baas.list"]> = {}, options?: CallOptions): AsyncIterable<OperationResult<operations["baas.list"]>> => runtime.pages("baas.list", args, options) as AsyncIterable<OperationResult<operations["baas.list"]>>,
       /** Every item of every page of `baas.list`. */
-      listItems: (args: OperationArgs<operations["baas.list"]> = {}, options?: CallOptions): AsyncIterable<PageItem<OperationResult<operations["baas.list"]>>> => itemsOf(runtime.pages("baas.list", args, options) as AsyncIterable<OperationResult<operations["baas.list"]>>),
+      listItems: (args: OperationArgs<operations["baas.list"]> = {}, options?: CallOptions): AsyncIterable<PageItem<OperationResult<operations["baas.list"]>, "data">> => itemsOf(runtime.pages("baas.list", args, options) as AsyncIterable<OperationResult<operations["baas.list"]>>, "data"),
     },
     feeRules: {
       /**
@@ -1234,7 +1330,7 @@ export function createCoreBankingFacade(runtime: FacadeRuntime) {
       /** Every page of `feeRules.list`, following `page` until the last page. */
       listPages: (args: OperationArgs<operations["feeRules.list"]> = {}, options?: CallOptions): AsyncIterable<OperationResult<operations["feeRules.list"]>> => runtime.pages("feeRules.list", args, options) as AsyncIterable<OperationResult<operations["feeRules.list"]>>,
       /** Every item of every page of `feeRules.list`. */
-      listItems: (args: OperationArgs<operations["feeRules.list"]> = {}, options?: CallOptions): AsyncIterable<PageItem<OperationResult<operations["feeRules.list"]>>> => itemsOf(runtime.pages("feeRules.list", args, options) as AsyncIterable<OperationResult<operations["feeRules.list"]>>),
+      listItems: (args: OperationArgs<operations["feeRules.list"]> = {}, options?: CallOptions): AsyncIterable<PageItem<OperationResult<operations["feeRules.list"]>, "data">> => itemsOf(runtime.pages("feeRules.list", args, options) as AsyncIterable<OperationResult<operations["feeRules.list"]>>, "data"),
       /**
        * Create a fee rule
        *
@@ -1270,7 +1366,7 @@ export function createCoreBankingFacade(runtime: FacadeRuntime) {
       /** Every page of `invoices.list`, following `page` until the last page. */
       listPages: (args: OperationArgs<operations["invoices.list"]>, options?: CallOptions): AsyncIterable<OperationResult<operations["invoices.list"]>> => runtime.pages("invoices.list", args, options) as AsyncIterable<OperationResult<operations["invoices.list"]>>,
       /** Every item of every page of `invoices.list`. */
-      listItems: (args: OperationArgs<operations["invoices.list"]>, options?: CallOptions): AsyncIterable<PageItem<OperationResult<operations["invoices.list"]>>> => itemsOf(runtime.pages("invoices.list", args, options) as AsyncIterable<OperationResult<operations["invoices.list"]>>),
+      listItems: (args: OperationArgs<operations["invoices.list"]>, options?: CallOptions): AsyncIterable<PageItem<OperationResult<operations["invoices.list"]>, "data">> => itemsOf(runtime.pages("invoices.list", args, options) as AsyncIterable<OperationResult<operations["invoices.list"]>>, "data"),
       /**
        * Create an invoice
        *
@@ -1312,7 +1408,7 @@ export function createCoreBankingFacade(runtime: FacadeRuntime) {
       /** Every page of `bankarizationApplications.list`, following `page` until the last page. */
       listPages: (args: OperationArgs<operations["bankarizationApplications.list"]> = {}, options?: CallOptions): AsyncIterable<OperationResult<operations["bankarizationApplications.list"]>> => runtime.pages("bankarizationApplications.list", args, options) as AsyncIterable<OperationResult<operations["bankarizationApplications.list"]>>,
       /** Every item of every page of `bankarizationApplications.list`. */
-      listItems: (args: OperationArgs<operations["bankarizationApplications.list"]> = {}, options?: CallOptions): AsyncIterable<PageItem<OperationResult<operations["bankarizationApplications.list"]>>> => itemsOf(runtime.pages("bankarizationApplications.list", args, options) as AsyncIterable<OperationResult<operations["bankarizationApplications.list"]>>),
+      listItems: (args: OperationArgs<operations["bankarizationApplications.list"]> = {}, options?: CallOptions): AsyncIterable<PageItem<OperationResult<operations["bankarizationApplications.list"]>, "data">> => itemsOf(runtime.pages("bankarizationApplications.list", args, options) as AsyncIterable<OperationResult<operations["bankarizationApplications.list"]>>, "data"),
       /**
        * Submit a bankarization application
        *
@@ -1412,10 +1508,10 @@ export function createCoreBankingFacade(runtime: FacadeRuntime) {
     ;
 }
 
-async function* itemsOf<Page>(pages: AsyncIterable<Page>): AsyncGenerator<PageItem<Page>> {
+async function* itemsOf<Page, Items extends string>(pages: AsyncIterable<Page>, items: Items): AsyncGenerator<PageItem<Page, Items>> {
   for await (const page of pages) {
-    const data = (page as { data?: ReadonlyArray<PageItem<Page>> } | undefined)?.data ?? [];
-    yield* data;
+    const list = (page as Record<string, ReadonlyArray<PageItem<Page, Items>> | undefined> | undefined)?.[items] ?? [];
+    yield* list;
   }
 }
 

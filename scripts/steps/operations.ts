@@ -13,7 +13,14 @@ interface OperationRow {
   readonly group: string;
   readonly name: string;
   readonly idempotencyHeader: string | null;
-  readonly pagination: { page: string; size: string; defaultSize: number | null } | null;
+  readonly pagination: {
+    page: string;
+    size: string;
+    defaultSize: number | null;
+    firstPage: number;
+    items: string;
+    meta: string;
+  } | null;
   readonly argsRequired: boolean;
 }
 
@@ -35,7 +42,15 @@ function rowOf(model: OperationModel): OperationRow {
       throw new Error(`${model.operationId}: x-pagination names query parameters that do not exist`);
     }
     const defaultSize = sizeParameter.schema.default;
-    pagination = { page, size, defaultSize: typeof defaultSize === 'number' ? defaultSize : null };
+    pagination = {
+      page,
+      size,
+      defaultSize: typeof defaultSize === 'number' ? defaultSize : null,
+      // Defaults fit interfaces A and D ({ meta, data[] }, pages from 1); the API Pix says otherwise explicitly.
+      firstPage: typeof paging.firstPage === 'number' ? paging.firstPage : 1,
+      items: typeof paging.items === 'string' ? paging.items : 'data',
+      meta: typeof paging.meta === 'string' ? paging.meta : 'meta',
+    };
   }
   const argsRequired =
     model.requestBody?.required === true ||
@@ -78,6 +93,9 @@ function tableEntry(row: OperationRow): Record<string, unknown> {
     idempotencyHeader: row.idempotencyHeader,
     idempotencyKeyRule: idempotencyKeyRuleOf(row),
     pagination: row.pagination,
+    errorTypes: Array.isArray(op['x-error-types']) ? op['x-error-types'].map(String) : [],
+    jwsPayload: typeof op['x-jws-payload'] === 'string' ? op['x-jws-payload'] : null,
+    source: typeof op['x-source'] === 'string' ? op['x-source'] : null,
     provisional: op['x-provisional'] === true,
     provisionalReason: typeof op['x-provisional-reason'] === 'string' ? op['x-provisional-reason'] : null,
     successStatuses: model.responses.map((r) => r.status).filter((s) => /^2\d\d$/.test(s)).map(Number),
@@ -159,7 +177,7 @@ export function emitOperations(document: JsonObject, identifier: string): { oper
                 );
                 writer.writeLine(`/** Every item of every page of \`${row.model.operationId}\`. */`);
                 writer.writeLine(
-                  `${row.name}Items: (${argsParam(row)}, options?: CallOptions): AsyncIterable<PageItem<${resultType(row)}>> => itemsOf(runtime.pages(${id}, args, options) as AsyncIterable<${resultType(row)}>),`,
+                  `${row.name}Items: (${argsParam(row)}, options?: CallOptions): AsyncIterable<PageItem<${resultType(row)}, ${JSON.stringify(row.pagination.items)}>> => itemsOf(runtime.pages(${id}, args, options) as AsyncIterable<${resultType(row)}>, ${JSON.stringify(row.pagination.items)}),`,
                 );
               }
             }
@@ -174,13 +192,16 @@ export function emitOperations(document: JsonObject, identifier: string): { oper
     name: 'itemsOf',
     isAsync: true,
     isGenerator: true,
-    typeParameters: ['Page'],
-    parameters: [{ name: 'pages', type: 'AsyncIterable<Page>' }],
-    returnType: 'AsyncGenerator<PageItem<Page>>',
+    typeParameters: ['Page', 'Items extends string'],
+    parameters: [
+      { name: 'pages', type: 'AsyncIterable<Page>' },
+      { name: 'items', type: 'Items' },
+    ],
+    returnType: 'AsyncGenerator<PageItem<Page, Items>>',
     statements: [
       'for await (const page of pages) {',
-      '  const data = (page as { data?: ReadonlyArray<PageItem<Page>> } | undefined)?.data ?? [];',
-      '  yield* data;',
+      '  const list = (page as Record<string, ReadonlyArray<PageItem<Page, Items>> | undefined> | undefined)?.[items] ?? [];',
+      '  yield* list;',
       '}',
     ],
   });

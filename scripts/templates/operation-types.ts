@@ -37,7 +37,23 @@ export interface OperationInfo {
     readonly maxLength: number | null;
     readonly pattern: string | null;
   } | null;
-  readonly pagination: { readonly page: string; readonly size: string; readonly defaultSize: number | null } | null;
+  readonly pagination: {
+    readonly page: string;
+    readonly size: string;
+    readonly defaultSize: number | null;
+    /** Number of the first page (1 on interfaces A and D, 0 on the API Pix). */
+    readonly firstPage: number;
+    /** Member of a page holding its items (`data`, `cobs`, `pix`, ...). */
+    readonly items: string;
+    /** Dotted path of the page's paging information (`meta`, `parametros.paginacao`). */
+    readonly meta: string;
+  } | null;
+  /** Error types (section 7.2) the operation can answer with, e.g. CobNaoEncontrado. */
+  readonly errorTypes: readonly string[];
+  /** The 200 body is a compact JWS whose payload has this component schema (payload locations). */
+  readonly jwsPayload: string | null;
+  /** Where the description comes from when the interface specification only names it (`api-pix-standard`). */
+  readonly source: string | null;
   /** The interface specification does not show this method or path; see `provisionalReason`. */
   readonly provisional: boolean;
   readonly provisionalReason: string | null;
@@ -92,8 +108,8 @@ export type OperationResult<Op> = Op extends { responses: infer R }
   ? { [S in keyof R]: S extends SuccessStatus ? (R[S] extends { content: infer C } ? C[keyof C] : undefined) : never }[keyof R]
   : never;
 
-/** Element of the `data` array of a page. */
-export type PageItem<Page> = Page extends { data?: ReadonlyArray<infer Item> } ? Item : never;
+/** Element of the items array of a page (`data`, `cobs`, ...). */
+export type PageItem<Page, Items extends string = 'data'> = Page extends { [K in Items]?: ReadonlyArray<infer Item> } ? Item : never;
 
 /** What a generated facade calls; implemented by src/runtime. */
 export interface FacadeRuntime {

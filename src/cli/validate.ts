@@ -18,14 +18,18 @@ export interface OperationMatch {
   readonly concrete: boolean;
 }
 
-/** Finds the operation of `method` whose template is `path`, or whose template a concrete `path` fills in. */
+/**
+ * Finds the operation of `method` whose template is `path`, or whose template a concrete `path` fills in.
+ * Among concrete matches the one with more literal segments wins; on a tie (the API Pix has
+ * /cobv/{txid} beside the location /cobv/{pixUrlAccessToken}) the one whose path parameters are valid.
+ */
 export function matchOperation(modules: InterfaceModules, method: string, path: string): OperationMatch | null {
   const wanted = method.toLowerCase();
   const candidates = Object.values(modules.operationTable).filter((info) => info.method === wanted);
   const exact = candidates.find((info) => info.path === path);
   if (exact) return { info: exact, pathParameters: {}, concrete: false };
   const segments = path.split('?')[0]!.split('/');
-  let best: { match: OperationMatch; literals: number } | null = null;
+  const fitting: { match: OperationMatch; literals: number; valid: boolean }[] = [];
   for (const info of candidates) {
     const template = info.path.split('/');
     if (template.length !== segments.length) continue;
@@ -42,9 +46,14 @@ export function matchOperation(modules: InterfaceModules, method: string, path: 
       literals += 1;
       return part === segment;
     });
-    if (fits && (!best || literals > best.literals)) best = { match: { info, pathParameters, concrete: true }, literals };
+    if (!fits) continue;
+    const match: OperationMatch = { info, pathParameters, concrete: true };
+    const validators = modules.validators.operations[info.operationId];
+    const valid = validators ? pathIssues(modules, match, validators).length === 0 : true;
+    fitting.push({ match, literals, valid });
   }
-  return best?.match ?? null;
+  fitting.sort((a, b) => b.literals - a.literals || Number(b.valid) - Number(a.valid));
+  return fitting[0]?.match ?? null;
 }
 
 /** Text from a URL or the command line as the value its parameter's schema type expects. */

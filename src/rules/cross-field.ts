@@ -170,3 +170,52 @@ export const removalAlone: CrossFieldCheck = {
       : [];
   },
 };
+
+/** At most one of `names` in a part of the request (list queries: cpf and cnpj are mutually exclusive). */
+export function exclusive(options: { readonly name: string; readonly part: 'query' | 'body'; readonly names: readonly string[] }): CrossFieldCheck {
+  const { name, part, names } = options;
+  return {
+    name,
+    description: `at most one of ${names.join(', ')}`,
+    check: (request) => {
+      const values = asRecord(request[part]);
+      const present = names.filter((key) => values[key] !== undefined);
+      return present.length > 1 ? [issue(`/${part}/${present[1]}`, name, `cannot be sent together with ${present[0]}`, values[present[1]!])] : [];
+    },
+  };
+}
+
+/** Amount modalities of abatimento and desconto: the others are percentages (API Pix, cobv). */
+const abatementByAmount = new Set([1]);
+const discountByAmount = new Set([1, 3, 4]);
+
+/**
+ * Due-date charge (section 2.11): abatimento and every desconto below the original value (amount
+ * modalities) and below 100 percent (percentage modalities).
+ */
+export const reductionsBelowOriginal: CrossFieldCheck = {
+  name: 'reductions-below-original',
+  description: 'abatimento and each desconto below the original value and below 100 percent',
+  check: ({ body }) => {
+    const valor = asRecord(asRecord(body).valor);
+    const original = Number(valor.original);
+    if (!Number.isFinite(original)) return [];
+    const issues: ValidationIssue[] = [];
+    const rule = 'reductions-below-original';
+    const checkValue = (pointer: string, value: unknown, byAmount: boolean): void => {
+      const amount = Number(value);
+      if (!Number.isFinite(amount)) return;
+      if (byAmount && amount >= original) issues.push(issue(pointer, rule, `must be below the original value ${valor.original}`, value));
+      if (!byAmount && amount >= 100) issues.push(issue(pointer, rule, 'must be below 100 percent', value));
+    };
+    const abatimento = asRecord(valor.abatimento);
+    if (abatimento.valorPerc !== undefined) checkValue('/body/valor/abatimento/valorPerc', abatimento.valorPerc, abatementByAmount.has(Number(abatimento.modalidade)));
+    const desconto = asRecord(valor.desconto);
+    const byAmount = discountByAmount.has(Number(desconto.modalidade));
+    if (desconto.valorPerc !== undefined) checkValue('/body/valor/desconto/valorPerc', desconto.valorPerc, byAmount);
+    if (Array.isArray(desconto.descontoDataFixa)) {
+      desconto.descontoDataFixa.forEach((entry, index) => checkValue(`/body/valor/desconto/descontoDataFixa/${index}/valorPerc`, asRecord(entry).valorPerc, byAmount));
+    }
+    return issues;
+  },
+};

@@ -190,10 +190,14 @@ export function createRuntime(options: RuntimeOptions): FacadeRuntime {
     log('debug', 'request', info.operationId, { method: info.method.toUpperCase(), path: info.path, attempt: context.attempts, args, headers });
     const started = performance.now();
     try {
+      const form = info.requestBody?.mediaType === 'application/x-www-form-urlencoded';
       const result = await request(info.method, info.path, {
         params: { path: args.path, query: args.query, header: args.header },
         body: args.body,
-        headers,
+        headers: form ? { ...headers, 'content-type': 'application/x-www-form-urlencoded' } : headers,
+        ...(form ? { bodySerializer: (body: Record<string, string>) => new URLSearchParams(body).toString() } : {}),
+        // A payload location answers with a compact JWS, not JSON.
+        ...(info.jwsPayload ? { parseAs: 'text' } : {}),
         signal,
       });
       log('info', 'response', info.operationId, { status: result.response.status, ms: Math.round(performance.now() - started), attempt: context.attempts });
@@ -326,14 +330,15 @@ export function createRuntime(options: RuntimeOptions): FacadeRuntime {
     const paging = info.pagination;
     if (!paging) throw new ConfigurationError(`${operationId} is not a paginated operation`);
     const args = rawArgs as CallArgs;
-    let page = Number(args.query?.[paging.page] ?? 1);
+    let page = Number(args.query?.[paging.page] ?? paging.firstPage);
     const size = Number(args.query?.[paging.size] ?? paging.defaultSize ?? 0);
     for (;;) {
-      const result = (await invoke(operationId, { ...args, query: { ...args.query, [paging.page]: page } }, callOptions)) as
-        | { data?: unknown[]; meta?: Record<string, unknown> }
-        | undefined;
+      const result = (await invoke(operationId, { ...args, query: { ...args.query, [paging.page]: page } }, callOptions)) as Record<string, unknown> | undefined;
       yield result;
-      if (!hasNextPage(result?.meta ?? {}, page, size, result?.data?.length ?? 0)) return;
+      const items = result?.[paging.items];
+      const meta = paging.meta.split('.').reduce<unknown>((value, key) => (value as Record<string, unknown> | undefined)?.[key], result);
+      const received = Array.isArray(items) ? items.length : 0;
+      if (!hasNextPage((meta ?? {}) as Record<string, unknown>, page - paging.firstPage + 1, size, received)) return;
       page += 1;
     }
   }
@@ -342,11 +347,13 @@ export function createRuntime(options: RuntimeOptions): FacadeRuntime {
 }
 
 /**
- * Whether another page follows, from whatever the page meta says: explicit next/last page numbers
- * (invoices), a total (most lists), or else a full page.
+ * Whether another page follows (`page` counted from 1), from whatever the page meta says: the number of
+ * pages (API Pix), explicit next/last page numbers (invoices), a total (most lists), or else a full page.
  */
 export function hasNextPage(meta: Record<string, unknown>, page: number, size: number, received: number): boolean {
   if (received === 0) return false;
+  // API Pix: quantidadeDePaginas counts pages; `page` here is 1-based whatever the API's first page.
+  if (typeof meta.quantidadeDePaginas === 'number') return page < meta.quantidadeDePaginas;
   if ('nextPage' in meta) return typeof meta.nextPage === 'number' && meta.nextPage > page;
   if (typeof meta.lastPage === 'number') return page < meta.lastPage;
   if (typeof meta.total === 'number' && size > 0) return page * size < meta.total;
