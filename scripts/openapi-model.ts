@@ -12,6 +12,8 @@ export interface ParameterModel {
   readonly in: 'path' | 'query' | 'header' | 'cookie';
   readonly required: boolean;
   readonly schema: JsonObject;
+  /** The parameter's example (its own `example`, its first `examples` entry, or its schema's). */
+  readonly example: Json | undefined;
 }
 
 export interface ResponseModel {
@@ -35,6 +37,8 @@ export interface OperationModel {
   readonly scopes: readonly string[];
   /** True when the call needs a bearer token (oauth2, OpenID Connect or HTTP bearer), not only the client certificate. */
   readonly secured: boolean;
+  /** True when the call authenticates the client with HTTP Basic (the OAuth token request of the API Pix). */
+  readonly basicAuth: boolean;
 }
 
 export function isObject(value: unknown): value is JsonObject {
@@ -73,6 +77,19 @@ function jsonMedia(content: Json | undefined): { mediaType: string; media: JsonO
   return null;
 }
 
+function exampleOfSchema(document: JsonObject, schema: JsonObject): Json | undefined {
+  const resolved = resolveLocal(document, schema);
+  if (!isObject(resolved)) return undefined;
+  return resolved.example ?? (Array.isArray(resolved.examples) ? resolved.examples[0] : undefined);
+}
+
+function soleMedia(content: Json | undefined): { mediaType: string; media: JsonObject } | null {
+  if (!isObject(content)) return null;
+  const entries = Object.entries(content);
+  const [mediaType, media] = entries[0] ?? [];
+  return entries.length === 1 && mediaType && isObject(media) ? { mediaType, media } : null;
+}
+
 /** A form body (the OAuth token request of the API Pix), validated as the object of its fields. */
 function formMedia(content: Json | undefined): { mediaType: string; media: JsonObject } | null {
   const media = isObject(content) ? content['application/x-www-form-urlencoded'] : undefined;
@@ -102,11 +119,14 @@ export function operationsOf(document: JsonObject): OperationModel[] {
         for (const raw of list) {
           const parameter = resolveLocal(document, raw);
           if (!isObject(parameter)) continue;
+          const schema = isObject(parameter.schema) ? parameter.schema : {};
+          const named = isObject(parameter.examples) ? Object.values(parameter.examples)[0] : undefined;
           const model: ParameterModel = {
             name: String(parameter.name),
             in: parameter.in as ParameterModel['in'],
             required: parameter.required === true || parameter.in === 'path',
-            schema: isObject(parameter.schema) ? parameter.schema : {},
+            schema,
+            example: parameter.example ?? (isObject(named) ? named.value : undefined) ?? exampleOfSchema(document, schema),
           };
           byKey.set(`${model.in}:${model.name.toLowerCase()}`, model);
         }
@@ -130,7 +150,8 @@ export function operationsOf(document: JsonObject): OperationModel[] {
       const rawResponses = isObject(operation.responses) ? operation.responses : {};
       for (const [status, rawResponse] of Object.entries(rawResponses)) {
         const response = resolveLocal(document, rawResponse);
-        const json = isObject(response) ? jsonMedia(response.content) : null;
+        // JSON first; otherwise the one media type a response declares (a JWS of the payload locations).
+        const json = isObject(response) ? (jsonMedia(response.content) ?? soleMedia(response.content)) : null;
         responses.push({
           status,
           mediaType: json?.mediaType ?? null,
@@ -142,6 +163,7 @@ export function operationsOf(document: JsonObject): OperationModel[] {
       const security = operation.security ?? globalSecurity;
       const scopes = new Set<string>();
       let secured = false;
+      let basicAuth = false;
       if (Array.isArray(security)) {
         for (const requirement of security) {
           if (!isObject(requirement)) continue;
@@ -149,6 +171,7 @@ export function operationsOf(document: JsonObject): OperationModel[] {
             // mutualTLS is satisfied by the transport; only token schemes need a bearer header.
             const type = pointerGet(document, `/components/securitySchemes/${scheme}/type`);
             const httpScheme = String(pointerGet(document, `/components/securitySchemes/${scheme}/scheme`) ?? '').toLowerCase();
+            if (type === 'http' && httpScheme === 'basic') basicAuth = true;
             if (type !== 'oauth2' && type !== 'openIdConnect' && !(type === 'http' && httpScheme === 'bearer')) continue;
             secured = true;
             if (Array.isArray(list)) for (const scope of list) scopes.add(String(scope));
@@ -168,6 +191,7 @@ export function operationsOf(document: JsonObject): OperationModel[] {
         responses,
         scopes: [...scopes],
         secured,
+        basicAuth,
       });
     }
   }

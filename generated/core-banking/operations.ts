@@ -13,6 +13,7 @@ export const operationTable = {
     "summary": "Obtain an access token",
     "scopes": [],
     "secured": false,
+    "basicAuth": false,
     "parameters": [],
     "requestBody": {
       "mediaType": "application/json",
@@ -50,6 +51,7 @@ export const operationTable = {
       "institution"
     ],
     "secured": true,
+    "basicAuth": false,
     "parameters": [
       {
         "name": "baasId",
@@ -128,6 +130,7 @@ export const operationTable = {
       "institution"
     ],
     "secured": true,
+    "basicAuth": false,
     "parameters": [
       {
         "name": "id",
@@ -170,6 +173,7 @@ export const operationTable = {
       "institution"
     ],
     "secured": true,
+    "basicAuth": false,
     "parameters": [
       {
         "name": "id",
@@ -212,6 +216,7 @@ export const operationTable = {
       "institution"
     ],
     "secured": true,
+    "basicAuth": false,
     "parameters": [
       {
         "name": "page",
@@ -284,6 +289,7 @@ export const operationTable = {
       "fee-rules.read"
     ],
     "secured": true,
+    "basicAuth": false,
     "parameters": [
       {
         "name": "page",
@@ -344,6 +350,7 @@ export const operationTable = {
       "fee-rules.write"
     ],
     "secured": true,
+    "basicAuth": false,
     "parameters": [],
     "requestBody": {
       "mediaType": "application/json",
@@ -381,6 +388,7 @@ export const operationTable = {
       "fee-rules.read"
     ],
     "secured": true,
+    "basicAuth": false,
     "parameters": [
       {
         "name": "id",
@@ -423,6 +431,7 @@ export const operationTable = {
       "fee-rules.write"
     ],
     "secured": true,
+    "basicAuth": false,
     "parameters": [
       {
         "name": "id",
@@ -469,6 +478,7 @@ export const operationTable = {
       "fee-rules.write"
     ],
     "secured": true,
+    "basicAuth": false,
     "parameters": [
       {
         "name": "id",
@@ -511,6 +521,7 @@ export const operationTable = {
       "invoices.read"
     ],
     "secured": true,
+    "basicAuth": false,
     "parameters": [
       {
         "name": "accountId",
@@ -578,6 +589,7 @@ export const operationTable = {
       "invoices.write"
     ],
     "secured": true,
+    "basicAuth": false,
     "parameters": [
       {
         "name": "accountId",
@@ -635,6 +647,7 @@ export const operationTable = {
       "invoices.read"
     ],
     "secured": true,
+    "basicAuth": false,
     "parameters": [
       {
         "name": "accountId",
@@ -683,6 +696,7 @@ export const operationTable = {
       "invoices.write"
     ],
     "secured": true,
+    "basicAuth": false,
     "parameters": [
       {
         "name": "accountId",
@@ -732,6 +746,7 @@ export const operationTable = {
       "invoices.write"
     ],
     "secured": true,
+    "basicAuth": false,
     "parameters": [
       {
         "name": "accountId",
@@ -780,6 +795,7 @@ export const operationTable = {
       "credit.bankarization.applications.read"
     ],
     "secured": true,
+    "basicAuth": false,
     "parameters": [
       {
         "name": "page",
@@ -834,6 +850,7 @@ export const operationTable = {
       "credit.bankarization.applications.write"
     ],
     "secured": true,
+    "basicAuth": false,
     "parameters": [
       {
         "name": "Idempotency-Key",
@@ -884,6 +901,7 @@ export const operationTable = {
       "credit.bankarization.applications.read"
     ],
     "secured": true,
+    "basicAuth": false,
     "parameters": [
       {
         "name": "requestId",
@@ -926,6 +944,7 @@ export const operationTable = {
       "credit.bankarization.applications.write"
     ],
     "secured": true,
+    "basicAuth": false,
     "parameters": [
       {
         "name": "requestId",
@@ -968,6 +987,7 @@ export const operationTable = {
       "credit.products.read"
     ],
     "secured": true,
+    "basicAuth": false,
     "parameters": [],
     "requestBody": null,
     "idempotencyHeader": null,
@@ -1002,6 +1022,7 @@ export const operationTable = {
       "credit.products.read"
     ],
     "secured": true,
+    "basicAuth": false,
     "parameters": [
       {
         "name": "productId",
@@ -1042,6 +1063,7 @@ export const operationTable = {
     "summary": "Issue an accounts API credential",
     "scopes": [],
     "secured": true,
+    "basicAuth": false,
     "parameters": [],
     "requestBody": {
       "mediaType": "application/json",
@@ -1077,6 +1099,7 @@ export const operationTable = {
     "summary": "Update an accounts API credential",
     "scopes": [],
     "secured": true,
+    "basicAuth": false,
     "parameters": [
       {
         "name": "clientId",
@@ -1120,6 +1143,7 @@ export const operationTable = {
     "summary": "Delete an accounts API credential",
     "scopes": [],
     "secured": true,
+    "basicAuth": false,
     "parameters": [
       {
         "name": "clientId",
@@ -1160,6 +1184,7 @@ export const operationTable = {
     "summary": "Issue a Pix manager credential",
     "scopes": [],
     "secured": true,
+    "basicAuth": false,
     "parameters": [],
     "requestBody": {
       "mediaType": "application/json",
@@ -1195,6 +1220,7 @@ export const operationTable = {
     "summary": "Update a Pix manager credential",
     "scopes": [],
     "secured": true,
+    "basicAuth": false,
     "parameters": [
       {
         "name": "clientId",
@@ -1238,6 +1264,7 @@ export const operationTable = {
     "summary": "Delete a Pix manager credential",
     "scopes": [],
     "secured": true,
+    "basicAuth": false,
     "parameters": [
       {
         "name": "clientId",

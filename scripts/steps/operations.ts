@@ -83,6 +83,7 @@ function tableEntry(row: OperationRow): Record<string, unknown> {
     summary: model.summary,
     scopes: model.scopes,
     secured: model.secured,
+    basicAuth: model.basicAuth,
     parameters: model.parameters.map((p) => ({
       name: p.name,
       in: p.in,

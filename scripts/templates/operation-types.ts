@@ -26,6 +26,8 @@ export interface OperationInfo {
   readonly scopes: readonly string[];
   /** Whether the call carries a bearer token (false only for the token request itself). */
   readonly secured: boolean;
+  /** Whether the call authenticates the client itself with HTTP Basic (the API Pix token request). */
+  readonly basicAuth: boolean;
   readonly parameters: readonly ParameterInfo[];
   readonly requestBody: { readonly mediaType: string; readonly required: boolean } | null;
   /** Header that carries the idempotency key of this operation, as the spec spells it. */

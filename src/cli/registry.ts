@@ -19,7 +19,46 @@ export interface InterfaceModules {
   };
 }
 
+/** Modules of several documents seen as one (the pix API and its payload locations share a CLI name). */
+function merged(parts: readonly InterfaceModules[]): InterfaceModules {
+  return {
+    operationTable: Object.assign({}, ...parts.map((part) => part.operationTable)),
+    validators: {
+      schemas: Object.assign({}, ...parts.map((part) => part.validators.schemas)),
+      operations: Object.assign({}, ...parts.map((part) => part.validators.operations)),
+    },
+    patternDescriptions: Object.assign({}, ...parts.map((part) => part.patternDescriptions)),
+    crossFieldChecks: Object.assign({}, ...parts.map((part) => part.crossFieldChecks)),
+  };
+}
+
+async function pixLocationModules(): Promise<InterfaceModules> {
+  const [operations, validators] = await Promise.all([import('../../generated/pix-location/operations.js'), import('../../generated/pix-location/validators.js')]);
+  return {
+    operationTable: operations.operationTable,
+    validators: validators.validators as InterfaceModules['validators'],
+    patternDescriptions: validators.patternDescriptions,
+    crossFieldChecks: {},
+  };
+}
+
 const loaders: Record<InterfaceName, () => Promise<InterfaceModules>> = {
+  pix: async () => {
+    const [operations, validators, checks, location] = await Promise.all([
+      import('../../generated/pix/operations.js'),
+      import('../../generated/pix/validators.js'),
+      import('../pix/checks.js'),
+      pixLocationModules(),
+    ]);
+    const api: InterfaceModules = {
+      operationTable: operations.operationTable,
+      validators: validators.validators as InterfaceModules['validators'],
+      patternDescriptions: validators.patternDescriptions,
+      crossFieldChecks: checks.pixChecks,
+    };
+    return merged([api, location]);
+  },
+  'pix-location': pixLocationModules,
   'core-banking': async () => {
     const [operations, validators, checks] = await Promise.all([
       import('../../generated/core-banking/operations.js'),

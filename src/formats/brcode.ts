@@ -13,8 +13,11 @@ export interface BrCodeIssue {
 }
 
 export interface BrCode {
-  /** static: reusable, carries the Pix key; dynamic: carries the URL of a payload location. */
-  readonly kind: 'static' | 'dynamic';
+  /**
+   * static: reusable, carries the Pix key; dynamic: carries the URL of a payload location; recurrence:
+   * only a Pix Automático recurrence (its location in field 80, "journey 2" of the standard).
+   */
+  readonly kind: 'static' | 'dynamic' | 'recurrence';
   readonly payloadFormatIndicator: string;
   /** Field 01: 11 (may be paid many times), 12 (once); null when absent. */
   readonly pointOfInitiation: '11' | '12' | null;
@@ -23,6 +26,8 @@ export interface BrCode {
   readonly description: string | null;
   /** Location URL of a dynamic code, without the https:// scheme, as carried. */
   readonly url: string | null;
+  /** Location of a Pix Automático recurrence (field 80.25), when the code carries one. */
+  readonly recurrenceUrl: string | null;
   readonly merchantCategoryCode: string;
   readonly currency: string;
   readonly amount: string | null;
@@ -110,6 +115,18 @@ export function parseBrCode(code: string): BrCodeResult {
     issues.push({ tag: '01', message: 'the point of initiation method is 11 (static) or 12 (dynamic)' });
   }
 
+  // Pix Automático: a template 80 with the Pix GUI carries the recurrence location in its field 25.
+  let recurrenceUrl: string | null = null;
+  const recurrence = get('80');
+  if (recurrence !== undefined) {
+    const inner = readFields(recurrence, '80', issues) ?? [];
+    const guiOf80 = inner.find((field) => field.id === '00')?.value ?? '';
+    if (guiOf80.toLowerCase() === pixGui) {
+      recurrenceUrl = inner.find((field) => field.id === '25')?.value ?? null;
+      if (recurrenceUrl === null) issues.push({ tag: '80.25', message: 'the recurrence template has no location URL (25)' });
+    }
+  }
+
   let gui = '';
   let key: string | null = null;
   let description: string | null = null;
@@ -126,14 +143,16 @@ export function parseBrCode(code: string): BrCodeResult {
     description = sub('02');
     url = sub('25');
     if (key !== null && url !== null) issues.push({ tag: merchantAccount.id, message: 'a code carries either a Pix key (static) or a location URL (dynamic), not both' });
-    if (key === null && url === null) issues.push({ tag: merchantAccount.id, message: 'neither a Pix key (01) nor a location URL (25) is present' });
+    if (key === null && url === null && recurrenceUrl === null) {
+      issues.push({ tag: merchantAccount.id, message: 'neither a Pix key (01), a location URL (25) nor a recurrence location (80.25) is present' });
+    }
     if (key !== null) {
       const keyCheck = checkPixKey(key);
       if (!keyCheck.valid) issues.push({ tag: `${merchantAccount.id}.01`, message: keyCheck.reason });
     }
     if (url !== null && /^https?:\/\//i.test(url)) issues.push({ tag: `${merchantAccount.id}.25`, message: 'the location URL is carried without its https:// scheme' });
   }
-  const kind: BrCode['kind'] = url !== null ? 'dynamic' : 'static';
+  const kind: BrCode['kind'] = url !== null ? 'dynamic' : key !== null ? 'static' : 'recurrence';
 
   const merchantCategoryCode = need('52', 'the merchant category code');
   if (merchantCategoryCode && !/^\d{4}$/.test(merchantCategoryCode)) issues.push({ tag: '52', message: 'the merchant category code is 4 digits' });
@@ -179,6 +198,7 @@ export function parseBrCode(code: string): BrCodeResult {
       key,
       description,
       url,
+      recurrenceUrl,
       merchantCategoryCode,
       currency,
       amount,

@@ -35,7 +35,7 @@ export function refusalOf(status: number, body: unknown): { reason: AuthFailure;
   const words = typeof body === 'string' ? body : JSON.stringify(body ?? '');
   if (status === 403) return { reason: 'ip-not-allowed', meaning: 'the source IP is not allowed for this credential (403)' };
   if (/inactiv|disabled|desativad|inativ/i.test(words)) return { reason: 'inactive-credential', meaning: 'the credential is inactive (401)' };
-  if (/certificat/i.test(words)) return { reason: 'certificate-refused', meaning: 'the client certificate is not the one linked to the credential (401)' };
+  if (/certificat|certificad/i.test(words)) return { reason: 'certificate-refused', meaning: 'the client certificate is not the one linked to the credential (401)' };
   return { reason: 'invalid-credentials', meaning: 'invalid credentials: wrong client id or secret (401)' };
 }
 

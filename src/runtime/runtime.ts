@@ -46,6 +46,8 @@ export interface RuntimeOptions {
   readonly fetch: FetchLike;
   /** Absent for interfaces or calls without a bearer token. */
   readonly tokens?: TokenCache;
+  /** Client id and secret for operations authenticated with HTTP Basic (the API Pix token request). */
+  readonly basicCredentials?: { readonly clientId: string; readonly clientSecret: string };
   /** How a token is presented (default `Authorization: Bearer <token>`; interface C uses `svc-token`). */
   readonly tokenHeader?: (token: string) => readonly [name: string, value: string];
   readonly responseValidation?: ResponseValidation;
@@ -183,6 +185,9 @@ export function createRuntime(options: RuntimeOptions): FacadeRuntime {
     if (token) {
       const [name, value] = options.tokenHeader?.(token) ?? ['Authorization', `Bearer ${token}`];
       headers[name] = value;
+    } else if (info.basicAuth && options.basicCredentials && !Object.keys(headers).some((name) => name.toLowerCase() === 'authorization')) {
+      const { clientId, clientSecret } = options.basicCredentials;
+      headers.Authorization = `Basic ${Buffer.from(`${encodeURIComponent(clientId)}:${encodeURIComponent(clientSecret)}`).toString('base64')}`;
     }
     const timeoutMs = callOptions?.timeoutMs ?? options.timeoutMs ?? 30_000;
     const timeout = AbortSignal.timeout(timeoutMs);

@@ -41,6 +41,7 @@ describe('buildBrCode and parseBrCode', () => {
         key: 'financeiro@padaria.com.br',
         description: 'Pedido 123',
         url: null,
+        recurrenceUrl: null,
         merchantCategoryCode: '0000',
         currency: '986',
         amount: '10.50',
@@ -57,6 +58,18 @@ describe('buildBrCode and parseBrCode', () => {
   it('round-trips a dynamic code, carrying the URL without its scheme', () => {
     const parsed = parseBrCode(dynamicCode);
     expect(parsed.valid && parsed.value).toMatchObject({ kind: 'dynamic', pointOfInitiation: '12', key: null, url: 'pix.example.com/qr/v2/9d36b84f0e5b4c1a', txid: null, amount: '249.90' });
+  });
+
+  it('reads a Pix Automático code whose only location is the recurrence (field 80)', () => {
+    const tlv = (id: string, value: string): string => `${id}${String(value.length).padStart(2, '0')}${value}`;
+    const head = `000201${tlv('26', tlv('00', 'br.gov.bcb.pix'))}${tlv('52', '0000')}${tlv('53', '986')}${tlv('58', 'BR')}${tlv('59', 'LOJA')}${tlv('60', 'RECIFE')}${tlv('62', tlv('05', '***'))}`;
+    const body = `${head}${tlv('80', tlv('00', 'br.gov.bcb.pix') + tlv('25', 'pix.example.com/qr/v2/rec/a1b2c'))}6304`;
+    const code = body + crc16(body);
+    const parsed = parseBrCode(code);
+    expect(parsed.valid && parsed.value).toMatchObject({ kind: 'recurrence', key: null, url: null, recurrenceUrl: 'pix.example.com/qr/v2/rec/a1b2c' });
+    const withoutUrl = `${head}${tlv('80', tlv('00', 'br.gov.bcb.pix'))}6304`;
+    const broken = parseBrCode(withoutUrl + crc16(withoutUrl));
+    expect(broken.valid ? [] : broken.issues).toContainEqual({ tag: '80.25', message: expect.stringMatching(/no location URL/) });
   });
 
   it('any valid input builds a code that parses back to it', () => {

@@ -12,9 +12,27 @@ import { generateEndToEndId, generateIdRec } from '../../src/formats/pix.js';
 
 const known = new Set([
   'type', 'properties', 'required', 'additionalProperties', 'items', 'enum', 'const', 'format', 'pattern', 'minLength', 'maxLength',
-  'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'minItems', 'maxItems', 'uniqueItems', '$ref', 'allOf', 'if', 'then', 'else',
-  'default', 'description', 'title', 'examples', 'example', 'readOnly', 'writeOnly', 'deprecated',
+  'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'minItems', 'maxItems', 'uniqueItems', '$ref', 'allOf', 'anyOf', 'oneOf',
+  'not', 'maxProperties', 'if', 'then', 'else', 'default', 'description', 'title', 'examples', 'example', 'readOnly', 'writeOnly', 'deprecated',
 ]);
+
+function isComposed(schema: JsonObject): boolean {
+  const plainAllOf = Array.isArray(schema.allOf) && schema.allOf.length === 1 && !schema.properties;
+  return Boolean(schema.oneOf || schema.anyOf || schema.not || (schema.allOf && !plainAllOf) || typeof schema.maxProperties === 'number');
+}
+
+/** Whether a oneOf/anyOf/allOf/not/maxProperties appears anywhere below `schema`: random generation cannot aim at those. */
+export function containsComposition(schema: Json, document: JsonObject, seen = new Set<Json>()): boolean {
+  if (!isObject(schema) || seen.has(schema)) return false;
+  seen.add(schema);
+  if (isComposed(schema)) return true;
+  const children: Json[] = [];
+  if (typeof schema.$ref === 'string') children.push(resolveLocal(document, schema) ?? null);
+  if (isObject(schema.properties)) children.push(...Object.values(schema.properties));
+  for (const key of ['items', 'additionalProperties', 'if', 'then', 'else'] as const) if (schema[key] !== undefined) children.push(schema[key]!);
+  if (Array.isArray(schema.allOf)) children.push(...schema.allOf);
+  return children.some((child) => containsComposition(child, document, seen));
+}
 
 export function unsupportedKeywords(schema: Json, document: JsonObject, seen = new Set<Json>()): string[] {
   if (!isObject(schema) || seen.has(schema)) return [];
@@ -57,6 +75,15 @@ const formatArbitraries: Record<string, () => fc.Arbitrary<string>> = {
   e2eid: () => fc.tuple(digits(8), fc.date({ min: new Date('2020-01-01'), max: new Date('2030-01-01'), noInvalidDate: true })).map(([ispb, at]) => generateEndToEndId({ ispb, at })),
   idrec: () => fc.tuple(digits(8), fc.boolean()).map(([agentId, allowsRetries]) => generateIdRec({ agentId, allowsRetries })),
   'brl-amount': () => fc.stringMatching(/^\d{1,10}\.\d{2}$/),
+  'pix-key': () =>
+    fc.oneof(
+      cpfArbitrary(),
+      fc.uuid().map((uuid) => uuid.toLowerCase()),
+      fc.stringMatching(/^\+55[1-9]{2}9\d{8}$/),
+      fc.stringMatching(/^[a-z][a-z0-9]{0,15}$/).map((user) => `${user}@padaria.com.br`),
+    ),
+  phone: () => fc.stringMatching(/^\+[1-9]\d{7,14}$/),
+  evp: () => fc.uuid().map((uuid) => uuid.toLowerCase()),
   ibge: () => digits(5).map((rest) => `35${rest}`),
   brcode: () =>
     fc.tuple(words(1, 25), words(1, 15), fc.option(fc.stringMatching(/^[1-9]\d{0,5}\.\d{2}$/), { nil: undefined })).map(([merchantName, merchantCity, amount]) =>
@@ -78,7 +105,8 @@ export interface Generation {
 export function arbitraryOf(schema: Json, context: Generation): fc.Arbitrary<unknown> {
   if (schema === true || !isObject(schema)) return fc.constant(null);
   if (typeof schema.$ref === 'string') return arbitraryOf(resolveLocal(context.document, schema) ?? {}, context);
-  if (Array.isArray(schema.allOf) && schema.allOf.length === 1) return arbitraryOf(schema.allOf[0]!, context);
+  if (Array.isArray(schema.allOf) && schema.allOf.length === 1 && !schema.properties) return arbitraryOf(schema.allOf[0]!, context);
+  if (isComposed(schema)) throw new Error('a composed schema (oneOf/anyOf/allOf/not/maxProperties) is fuzzed from its examples');
   if (schema.const !== undefined) return fc.constant(schema.const);
   if (Array.isArray(schema.enum)) return fc.constantFrom(...schema.enum);
   const types = Array.isArray(schema.type) ? schema.type.map(String) : typeof schema.type === 'string' ? [schema.type] : [];
@@ -89,6 +117,7 @@ export function arbitraryOf(schema: Json, context: Generation): fc.Arbitrary<unk
     case 'boolean':
       return fc.boolean();
     case 'integer': {
+      if (schema.format === 'int32' && schema.minimum === undefined && schema.maximum === undefined) return fc.integer();
       const min = typeof schema.minimum === 'number' ? schema.minimum : typeof schema.exclusiveMinimum === 'number' ? Math.floor(schema.exclusiveMinimum) + 1 : -1_000_000;
       const max = typeof schema.maximum === 'number' ? schema.maximum : min + 2_000_000;
       return fc.integer({ min, max });
@@ -108,15 +137,19 @@ export function arbitraryOf(schema: Json, context: Generation): fc.Arbitrary<unk
       return Array.isArray(known) ? fc.oneof(fc.constantFrom(...known.map(String)), text) : text;
     }
     case 'array': {
-      const item = context.depth > 4 ? fc.constant(null) : arbitraryOf(schema.items ?? {}, { ...context, depth: context.depth + 1 });
       const minLength = typeof schema.minItems === 'number' ? schema.minItems : 0;
+      // Deep in a document, lists stay as short as allowed so generation ends.
+      if (context.depth > 4 && minLength === 0) return fc.constant([]);
+      const item = arbitraryOf(schema.items ?? {}, { ...context, depth: context.depth + 1 });
       const maxLength = typeof schema.maxItems === 'number' ? schema.maxItems : Math.max(minLength, 3);
       return schema.uniqueItems === true ? fc.uniqueArray(item, { minLength, maxLength, selector: (value) => JSON.stringify(value) }) : fc.array(item, { minLength, maxLength });
     }
     case 'object':
     case undefined: {
       if (types[0] === undefined && !isObject(schema.properties)) return fc.constant({});
-      const properties = isObject(schema.properties) ? schema.properties : {};
+      // A member whose schema is `not: {}` (or false) is forbidden: never generated.
+      const forbidden = (sub: Json): boolean => sub === false || (isObject(sub) && isObject(sub.not) && Object.keys(sub.not).length === 0);
+      const properties = Object.fromEntries(Object.entries(isObject(schema.properties) ? schema.properties : {}).filter(([, sub]) => !forbidden(sub)));
       // Members a then/else branch may require are always generated: present, they satisfy either branch.
       const branchRequired = [schema.then, schema.else].flatMap((branch) => (isObject(branch) && Array.isArray(branch.required) ? branch.required.map(String) : []));
       const required = [...(Array.isArray(schema.required) ? schema.required.map(String) : []), ...branchRequired];
@@ -162,12 +195,17 @@ const wrongTypeValue = (types: readonly string[]): unknown => (types.includes('s
 export function mutationsOf(schema: Json, instance: unknown, document: JsonObject, path: string[] = []): Mutation[] {
   if (!isObject(schema)) return [];
   if (typeof schema.$ref === 'string') return mutationsOf(resolveLocal(document, schema) ?? {}, instance, document, path);
-  if (Array.isArray(schema.allOf) && schema.allOf.length === 1) return mutationsOf(schema.allOf[0]!, instance, document, path);
+  if (Array.isArray(schema.allOf) && schema.allOf.length === 1 && !schema.properties) return mutationsOf(schema.allOf[0]!, instance, document, path);
+  // Under a choice or a negation a changed member may still be valid: nothing is mutated there.
+  if (schema.oneOf || schema.anyOf || schema.not || schema.allOf || typeof schema.maxProperties === 'number') return [];
   const where = `/${path.join('/')}`;
   const mutations: Mutation[] = [];
   const types = Array.isArray(schema.type) ? schema.type.map(String) : typeof schema.type === 'string' ? [schema.type] : [];
   const value = valueAt(instance, path);
   if (value === undefined) return [];
+  if (path.length === 0 && types.length > 0 && !types.includes('object') && !types.includes('array') && !types.includes('number')) {
+    mutations.push({ description: '/: wrong type', apply: () => wrongTypeValue(types) });
+  }
   if (path.length > 0 && types.length > 0 && !types.includes('number') && !(types.includes('string') && types.includes('integer'))) {
     mutations.push({ description: `${where}: wrong type`, apply: (i) => setAt(i, path, (p, k) => (p[k] = wrongTypeValue(types))) });
   }

@@ -18,7 +18,7 @@ export function argsOf(document: JsonObject, operation: OperationModel): Record<
   const args: Record<string, unknown> = {};
   for (const parameter of operation.parameters) {
     if (!parameter.required || parameter.name === operation.operation['x-idempotency-key']) continue;
-    const value = parameter.schema.example ?? (Array.isArray(parameter.schema.examples) ? parameter.schema.examples[0] : undefined);
+    const value = parameter.example;
     if (value === undefined) throw new Error(`${operation.operationId}: parameter ${parameter.name} has no example`);
     const slot = (args[parameter.in] ??= {}) as Record<string, unknown>;
     slot[parameter.name] = value;

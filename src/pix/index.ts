@@ -1,0 +1,139 @@
+/**
+ * Client of the Pix receiving API (interface B: the Central Bank's standard API Pix as this platform
+ * serves it): token from POST /oauth/token with HTTP Basic client authentication over mutual TLS, the
+ * typed facade of every operation, cross-field checks before sending, and readers of the payload
+ * locations a dynamic QR code points to (decoded from their JWS and checked against the contract).
+ */
+import { createPixFacade, operationTable, type PixFacade } from '../../generated/pix/operations.js';
+import { patternDescriptions, validators } from '../../generated/pix/validators.js';
+import { operationTable as locationOperationTable } from '../../generated/pix-location/operations.js';
+import type { components as locationComponents } from '../../generated/pix-location/types.js';
+import { validators as locationValidators } from '../../generated/pix-location/validators.js';
+import { pixTokenFlow } from '../runtime/auth-flows.js';
+import { ConfigurationError, ResponseValidationError } from '../runtime/errors.js';
+import { decodeJws } from '../runtime/jws.js';
+import type { Logger } from '../runtime/logging.js';
+import { RateLimiter, type RateLimit } from '../runtime/rate-limiter.js';
+import type { RetryPolicy } from '../runtime/retry.js';
+import { createRuntime, type OperationValidatorSet, type ResponseValidation, type RuntimeOptions } from '../runtime/runtime.js';
+import { TokenCache } from '../runtime/token-cache.js';
+import { checkBaseUrl, Transport, type TlsOptions } from '../runtime/transport.js';
+import { check, type CompiledValidator } from '../runtime/validation.js';
+import { pixChecks } from './checks.js';
+
+export interface PixClientOptions {
+  /** `{qr_base_url}` (includes /v2): https, or http on loopback only (a mock). */
+  readonly baseUrl: string;
+  readonly clientId: string;
+  readonly clientSecret: string;
+  /** Scopes to ask for (space-separated, e.g. "cob.read cob.write"); the credential's when omitted. */
+  readonly scope?: string;
+  readonly tls?: TlsOptions;
+  readonly tokenSkewSeconds?: number;
+  readonly responseValidation?: ResponseValidation;
+  readonly retry?: Partial<RetryPolicy>;
+  readonly timeoutMs?: number;
+  /** Client-side limits (the API Pix publishes none here; off by default). */
+  readonly rateLimit?: readonly RateLimit[] | false;
+  readonly logger?: Logger;
+  readonly maskDocuments?: boolean;
+}
+
+type LocationSchemas = locationComponents['schemas'];
+
+/** A payload read from a location: the decoded payload, and the JWS to verify with the PSP's key. */
+export interface LocationPayload<T> {
+  readonly payload: T;
+  readonly jws: string;
+  readonly header: Record<string, unknown>;
+}
+
+export type PixClient = PixFacade & {
+  /** Readers of the payload locations a dynamic QR code (its field 26.25) points to. */
+  readonly locations: {
+    cob(location: string): Promise<LocationPayload<LocationSchemas['CobPayload']>>;
+    cobv(location: string, query?: { codMun?: string; DPP?: string }): Promise<LocationPayload<LocationSchemas['CobVPayload']>>;
+    rec(location: string): Promise<LocationPayload<LocationSchemas['RecPayload']>>;
+  };
+  rotateCertificate(tls: TlsOptions): void;
+  close(): Promise<void>;
+};
+
+/** Splits a location ("pix.example.com/qr/v2/cobv/abc", scheme optional) into the base and the token. */
+export function splitLocation(location: string, prefix: '' | '/cobv' | '/rec'): { baseUrl: string; token: string } {
+  const url = new URL(/^https?:\/\//i.test(location) ? location : `https://${location}`);
+  const segments = url.pathname.split('/').filter(Boolean);
+  const token = segments.pop();
+  if (prefix && segments.pop() !== prefix.slice(1)) throw new ConfigurationError(`${location} is not a ${prefix.slice(1)} location (…${prefix}/<token>)`);
+  if (!token) throw new ConfigurationError(`${location} has no access token segment`);
+  return { baseUrl: `${url.origin}${segments.length ? `/${segments.join('/')}` : ''}`, token: decodeURIComponent(token) };
+}
+
+export function createPixClient(options: PixClientOptions): PixClient {
+  const baseUrl = checkBaseUrl(options.baseUrl);
+  const transport = new Transport(options.tls);
+  const issue = pixTokenFlow(baseUrl, options);
+  const tokens = new TokenCache({ skewSeconds: options.tokenSkewSeconds ?? 60, issue: () => issue(transport.fetch) });
+  const common: Omit<RuntimeOptions, 'baseUrl' | 'operations' | 'validators'> = {
+    fetch: transport.fetch,
+    responseValidation: options.responseValidation ?? 'off',
+    patternDescriptions,
+    ...(options.retry ? { retry: options.retry } : {}),
+    ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
+    ...(options.rateLimit ? { rateLimiter: new RateLimiter(options.rateLimit) } : {}),
+    ...(options.logger ? { logger: options.logger } : {}),
+    maskDocuments: options.maskDocuments ?? true,
+    secrets: () => [options.clientSecret, tokens.peek() ?? ''],
+  };
+  const runtime = createRuntime({
+    ...common,
+    baseUrl,
+    operations: operationTable,
+    validators: validators.operations as Record<string, OperationValidatorSet>,
+    tokens,
+    basicCredentials: { clientId: options.clientId, clientSecret: options.clientSecret },
+    crossFieldChecks: pixChecks,
+  });
+
+  async function readLocation<T>(operationId: 'cobPayload.get' | 'cobvPayload.get' | 'rec.getPayload', location: string, prefix: '' | '/cobv' | '/rec', query?: object): Promise<LocationPayload<T>> {
+    const { baseUrl: locationBase, token } = splitLocation(location, prefix);
+    const info = locationOperationTable[operationId];
+    const parameter = info.parameters.find((p) => p.in === 'path')!.name;
+    const locationFacade = createRuntime({
+      ...common,
+      baseUrl: checkBaseUrl(locationBase),
+      operations: locationOperationTable,
+      validators: locationValidators.operations as Record<string, OperationValidatorSet>,
+    });
+    const jws = (await locationFacade.invoke(operationId, { path: { [parameter]: token }, ...(query ? { query } : {}) })) as string;
+    let decoded;
+    try {
+      decoded = decodeJws(jws);
+    } catch (error) {
+      throw new ResponseValidationError(operationId, 200, [{ pointer: '', rule: 'jws', message: (error as Error).message }]);
+    }
+    const schema = info.jwsPayload!;
+    const validator = (locationValidators.schemas as Record<string, CompiledValidator>)[schema];
+    const issues = validator ? check(validator, decoded.payload, '', patternDescriptions) : [];
+    if (issues.length > 0 && options.responseValidation === 'strict') throw new ResponseValidationError(operationId, 200, issues);
+    return { payload: decoded.payload as T, jws, header: decoded.header };
+  }
+
+  return Object.assign(createPixFacade(runtime), {
+    locations: {
+      cob: (location: string) => readLocation<LocationSchemas['CobPayload']>('cobPayload.get', location, ''),
+      cobv: (location: string, query?: { codMun?: string; DPP?: string }) => readLocation<LocationSchemas['CobVPayload']>('cobvPayload.get', location, '/cobv', query),
+      rec: (location: string) => readLocation<LocationSchemas['RecPayload']>('rec.getPayload', location, '/rec'),
+    },
+    rotateCertificate: (tls: TlsOptions) => transport.rotate(tls),
+    close: () => transport.close(),
+  });
+}
+
+export { operationTable } from '../../generated/pix/operations.js';
+export type { components, operations, paths } from '../../generated/pix/types.js';
+export { responseMeta, type ResponseMeta, type ResponseValidation } from '../runtime/runtime.js';
+export type { TlsOptions } from '../runtime/transport.js';
+export type { LogEvent, Logger } from '../runtime/logging.js';
+export type { RetryPolicy } from '../runtime/retry.js';
+export * from '../runtime/errors.js';
