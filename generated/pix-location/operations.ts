@@ -27,6 +27,7 @@ export const operationTable = {
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [
+      "RequisicaoInvalida",
       "CobPayloadNaoEncontrado",
       "ServicoIndisponivel",
       "IndisponibilidadePorTempoEsgotado",
@@ -41,6 +42,7 @@ export const operationTable = {
     ],
     "responseStatuses": [
       "200",
+      "400",
       "404",
       "410",
       "500",

@@ -533,15 +533,24 @@ export interface components {
          *     ]
          */
         RecAtualizacao: {
-            status: components["schemas"]["RecStatus"];
+            status?: components["schemas"]["RecStatus"];
             /**
              * Format: date-time
              * @description When the recurrence reached this status (RFC 3339).
              */
-            data: string;
+            data?: string;
         }[];
     };
     responses: {
+        /** @description 400 RequisicaoInvalida — the request is malformed in a way no more specific error type of the resource covers (section 7.2 names the type without details), for example a body that is not JSON. */
+        RequisicaoInvalida: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problema"];
+            };
+        };
         /** @description 404 or 410 CobPayloadNaoEncontrado — the location shows no charge (section 7.2: GET /{pixUrlAccessToken}, GET /cobv/{pixUrlAccessToken}). 410 when the location showed a charge and permanently no longer will, 404 when it shows none. For an expired, overdue or concluded charge the receiving PSP may answer this error or serve the payload anyway. */
         CobPayloadNaoEncontrado: {
             headers: {
@@ -634,6 +643,7 @@ export interface operations {
                     "application/jose": string;
                 };
             };
+            400: components["responses"]["RequisicaoInvalida"];
             404: components["responses"]["CobPayloadNaoEncontrado"];
             410: components["responses"]["CobPayloadNaoEncontrado"];
             500: components["responses"]["ErroInternoDoServidor"];

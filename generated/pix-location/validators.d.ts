@@ -30,6 +30,7 @@ export declare const schema_RecStatus: Validator<components["schemas"]["RecStatu
 export declare const schema_RecAtualizacao: Validator<components["schemas"]["RecAtualizacao"]>;
 export declare const operation_cobPayload_get_path: Validator<NonNullable<operations["cobPayload.get"]["parameters"]["path"]>>;
 export declare const operation_cobPayload_get_response__200: Validator<operations["cobPayload.get"]["responses"][200]["content"]["application/jose"]>;
+export declare const operation_cobPayload_get_response__400: Validator<operations["cobPayload.get"]["responses"][400]["content"]["application/problem+json"]>;
 export declare const operation_cobPayload_get_response__404: Validator<operations["cobPayload.get"]["responses"][404]["content"]["application/problem+json"]>;
 export declare const operation_cobPayload_get_response__410: Validator<operations["cobPayload.get"]["responses"][410]["content"]["application/problem+json"]>;
 export declare const operation_cobPayload_get_response__500: Validator<operations["cobPayload.get"]["responses"][500]["content"]["application/problem+json"]>;

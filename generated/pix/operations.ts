@@ -268,6 +268,7 @@ export const operationTable = {
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [
+      "NaoEncontrado",
       "CobOperacaoInvalida",
       "AcessoNegado",
       "ServicoIndisponivel",
@@ -287,6 +288,7 @@ export const operationTable = {
       "201",
       "400",
       "403",
+      "404",
       "500",
       "503",
       "504"
@@ -567,6 +569,7 @@ export const operationTable = {
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [
+      "NaoEncontrado",
       "CobVOperacaoInvalida",
       "AcessoNegado",
       "ServicoIndisponivel",
@@ -586,6 +589,7 @@ export const operationTable = {
       "201",
       "400",
       "403",
+      "404",
       "500",
       "503",
       "504"
@@ -842,6 +846,7 @@ export const operationTable = {
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [
+      "NaoEncontrado",
       "RequisicaoInvalida",
       "AcessoNegado",
       "ServicoIndisponivel",
@@ -859,6 +864,7 @@ export const operationTable = {
       "202",
       "400",
       "403",
+      "404",
       "500",
       "503",
       "504"
@@ -1138,6 +1144,7 @@ export const operationTable = {
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [
+      "NaoEncontrado",
       "CobROperacaoInvalida",
       "AcessoNegado",
       "ServicoIndisponivel",
@@ -1155,6 +1162,7 @@ export const operationTable = {
       "201",
       "400",
       "403",
+      "404",
       "500",
       "503",
       "504"
@@ -2577,6 +2585,7 @@ export const operationTable = {
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [
+      "NaoEncontrado",
       "RequisicaoInvalida",
       "AcessoNegado",
       "ServicoIndisponivel",
@@ -2594,6 +2603,7 @@ export const operationTable = {
       "200",
       "400",
       "403",
+      "404",
       "500",
       "503",
       "504"
@@ -2709,6 +2719,7 @@ export const operationTable = {
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [
+      "NaoEncontrado",
       "RequisicaoInvalida",
       "AcessoNegado",
       "ServicoIndisponivel",
@@ -2726,6 +2737,7 @@ export const operationTable = {
       "200",
       "400",
       "403",
+      "404",
       "500",
       "503",
       "504"
@@ -2832,6 +2844,7 @@ export const operationTable = {
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [
+      "NaoEncontrado",
       "RequisicaoInvalida",
       "AcessoNegado",
       "ServicoIndisponivel",
@@ -2849,6 +2862,7 @@ export const operationTable = {
       "200",
       "400",
       "403",
+      "404",
       "500",
       "503",
       "504"

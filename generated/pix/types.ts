@@ -2551,12 +2551,12 @@ export interface components {
          *     ]
          */
         RecAtualizacao: {
-            status: components["schemas"]["RecStatus"];
+            status?: components["schemas"]["RecStatus"];
             /**
              * Format: date-time
              * @description When the recurrence reached this status (RFC 3339).
              */
-            data: string;
+            data?: string;
         }[];
         /**
          * RecEncerramento
@@ -2736,7 +2736,7 @@ export interface components {
          */
         RecAtivacao: {
             /** @description Confirmation journey. */
-            tipoJornada: "JORNADA_1" | "JORNADA_2" | "JORNADA_3" | "JORNADA_4" | "AGUARDANDO_DEFINICAO" | (string & {});
+            tipoJornada?: "JORNADA_1" | "JORNADA_2" | "JORNADA_3" | "JORNADA_4" | "AGUARDANDO_DEFINICAO" | (string & {});
             /** @description Data of the journey; for JORNADA_3, the immediate charge paid with the confirmation. */
             dadosJornada?: {
                 txid?: components["schemas"]["TxId"];
@@ -3464,6 +3464,15 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problema"];
             };
         };
+        /** @description 404 NaoEncontrado — the entity does not exist (section 7.2). */
+        NaoEncontrado: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problema"];
+            };
+        };
         /** @description 400 CobVConsultaInvalida — the query of due-date charges breaks the schema or makes no sense (section 7.2): a parameter outside its schema, `fim` before `inicio`, both `cpf` and `cnpj`, a negative page or page size; on GET /cobv/{txid}, a `revisao` the charge never had. */
         CobVConsultaInvalida: {
             headers: {
@@ -3484,15 +3493,6 @@ export interface components {
         };
         /** @description 400 CobVOperacaoInvalida — the request that creates or changes a due-date charge breaks the schema or makes no sense (section 7.2): the txid belongs to a batch where its entry is EM_PROCESSAMENTO or NEGADA; `calendario.dataDeVencimento` before the creation date; `validadeAposVencimento` below zero; `devedor`, `chave`, `solicitacaoPagador` or `infoAdicionais` outside the schema; a `chave` of an account the receiving user does not own; a `loc.id` unknown, in use or of type cob; `valor.original` invalid or zero; `multa`, `juros`, `abatimento` or `desconto` outside the schema; a rebate or discount at or above the original amount or 100 percent; a discount date after the due date; a discount modality that does not match `valorPerc`/`descontoDataFixa`; PUT or PATCH on a charge that is not ATIVA; a removal combined with other changes. Also returned by POST /cobv/{txid}, which creates like PUT. `violacoes` names each offending property. */
         CobVOperacaoInvalida: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/problem+json": components["schemas"]["Problema"];
-            };
-        };
-        /** @description 404 NaoEncontrado — the entity does not exist (section 7.2). */
-        NaoEncontrado: {
             headers: {
                 [name: string]: unknown;
             };
@@ -3814,6 +3814,7 @@ export interface operations {
             };
             400: components["responses"]["CobOperacaoInvalida"];
             403: components["responses"]["AcessoNegado"];
+            404: components["responses"]["NaoEncontrado"];
             500: components["responses"]["ErroInternoDoServidor"];
             503: components["responses"]["ServicoIndisponivel"];
             504: components["responses"]["IndisponibilidadePorTempoEsgotado"];
@@ -3992,6 +3993,7 @@ export interface operations {
             };
             400: components["responses"]["CobVOperacaoInvalida"];
             403: components["responses"]["AcessoNegado"];
+            404: components["responses"]["NaoEncontrado"];
             500: components["responses"]["ErroInternoDoServidor"];
             503: components["responses"]["ServicoIndisponivel"];
             504: components["responses"]["IndisponibilidadePorTempoEsgotado"];
@@ -4150,6 +4152,7 @@ export interface operations {
             };
             400: components["responses"]["RequisicaoInvalida"];
             403: components["responses"]["AcessoNegado"];
+            404: components["responses"]["NaoEncontrado"];
             500: components["responses"]["ErroInternoDoServidor"];
             503: components["responses"]["ServicoIndisponivel"];
             504: components["responses"]["IndisponibilidadePorTempoEsgotado"];
@@ -4315,6 +4318,7 @@ export interface operations {
             };
             400: components["responses"]["CobROperacaoInvalida"];
             403: components["responses"]["AcessoNegado"];
+            404: components["responses"]["NaoEncontrado"];
             500: components["responses"]["ErroInternoDoServidor"];
             503: components["responses"]["ServicoIndisponivel"];
             504: components["responses"]["IndisponibilidadePorTempoEsgotado"];
@@ -5132,6 +5136,7 @@ export interface operations {
             };
             400: components["responses"]["RequisicaoInvalida"];
             403: components["responses"]["AcessoNegado"];
+            404: components["responses"]["NaoEncontrado"];
             500: components["responses"]["ErroInternoDoServidor"];
             503: components["responses"]["ServicoIndisponivel"];
             504: components["responses"]["IndisponibilidadePorTempoEsgotado"];
@@ -5211,6 +5216,7 @@ export interface operations {
             };
             400: components["responses"]["RequisicaoInvalida"];
             403: components["responses"]["AcessoNegado"];
+            404: components["responses"]["NaoEncontrado"];
             500: components["responses"]["ErroInternoDoServidor"];
             503: components["responses"]["ServicoIndisponivel"];
             504: components["responses"]["IndisponibilidadePorTempoEsgotado"];
@@ -5286,6 +5292,7 @@ export interface operations {
             };
             400: components["responses"]["RequisicaoInvalida"];
             403: components["responses"]["AcessoNegado"];
+            404: components["responses"]["NaoEncontrado"];
             500: components["responses"]["ErroInternoDoServidor"];
             503: components["responses"]["ServicoIndisponivel"];
             504: components["responses"]["IndisponibilidadePorTempoEsgotado"];

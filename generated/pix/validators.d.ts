@@ -147,6 +147,7 @@ export declare const operation_cob_replace_response__200: Validator<operations["
 export declare const operation_cob_replace_response__201: Validator<operations["cob.replace"]["responses"][201]["content"]["application/json"]>;
 export declare const operation_cob_replace_response__400: Validator<operations["cob.replace"]["responses"][400]["content"]["application/problem+json"]>;
 export declare const operation_cob_replace_response__403: Validator<operations["cob.replace"]["responses"][403]["content"]["application/problem+json"]>;
+export declare const operation_cob_replace_response__404: Validator<operations["cob.replace"]["responses"][404]["content"]["application/problem+json"]>;
 export declare const operation_cob_replace_response__500: Validator<operations["cob.replace"]["responses"][500]["content"]["application/problem+json"]>;
 export declare const operation_cob_replace_response__503: Validator<operations["cob.replace"]["responses"][503]["content"]["application/problem+json"]>;
 export declare const operation_cob_replace_response__504: Validator<operations["cob.replace"]["responses"][504]["content"]["application/problem+json"]>;
@@ -189,6 +190,7 @@ export declare const operation_cobv_replace_response__200: Validator<operations[
 export declare const operation_cobv_replace_response__201: Validator<operations["cobv.replace"]["responses"][201]["content"]["application/json"]>;
 export declare const operation_cobv_replace_response__400: Validator<operations["cobv.replace"]["responses"][400]["content"]["application/problem+json"]>;
 export declare const operation_cobv_replace_response__403: Validator<operations["cobv.replace"]["responses"][403]["content"]["application/problem+json"]>;
+export declare const operation_cobv_replace_response__404: Validator<operations["cobv.replace"]["responses"][404]["content"]["application/problem+json"]>;
 export declare const operation_cobv_replace_response__500: Validator<operations["cobv.replace"]["responses"][500]["content"]["application/problem+json"]>;
 export declare const operation_cobv_replace_response__503: Validator<operations["cobv.replace"]["responses"][503]["content"]["application/problem+json"]>;
 export declare const operation_cobv_replace_response__504: Validator<operations["cobv.replace"]["responses"][504]["content"]["application/problem+json"]>;
@@ -228,6 +230,7 @@ export declare const operation_lotecobv_create_path: Validator<NonNullable<opera
 export declare const operation_lotecobv_create_body: Validator<NonNullable<operations["lotecobv.create"]["requestBody"]>["content"]["application/json"]>;
 export declare const operation_lotecobv_create_response__400: Validator<operations["lotecobv.create"]["responses"][400]["content"]["application/problem+json"]>;
 export declare const operation_lotecobv_create_response__403: Validator<operations["lotecobv.create"]["responses"][403]["content"]["application/problem+json"]>;
+export declare const operation_lotecobv_create_response__404: Validator<operations["lotecobv.create"]["responses"][404]["content"]["application/problem+json"]>;
 export declare const operation_lotecobv_create_response__500: Validator<operations["lotecobv.create"]["responses"][500]["content"]["application/problem+json"]>;
 export declare const operation_lotecobv_create_response__503: Validator<operations["lotecobv.create"]["responses"][503]["content"]["application/problem+json"]>;
 export declare const operation_lotecobv_create_response__504: Validator<operations["lotecobv.create"]["responses"][504]["content"]["application/problem+json"]>;
@@ -266,6 +269,7 @@ export declare const operation_cobr_replace_body: Validator<NonNullable<operatio
 export declare const operation_cobr_replace_response__201: Validator<operations["cobr.replace"]["responses"][201]["content"]["application/json"]>;
 export declare const operation_cobr_replace_response__400: Validator<operations["cobr.replace"]["responses"][400]["content"]["application/problem+json"]>;
 export declare const operation_cobr_replace_response__403: Validator<operations["cobr.replace"]["responses"][403]["content"]["application/problem+json"]>;
+export declare const operation_cobr_replace_response__404: Validator<operations["cobr.replace"]["responses"][404]["content"]["application/problem+json"]>;
 export declare const operation_cobr_replace_response__500: Validator<operations["cobr.replace"]["responses"][500]["content"]["application/problem+json"]>;
 export declare const operation_cobr_replace_response__503: Validator<operations["cobr.replace"]["responses"][503]["content"]["application/problem+json"]>;
 export declare const operation_cobr_replace_response__504: Validator<operations["cobr.replace"]["responses"][504]["content"]["application/problem+json"]>;
@@ -462,6 +466,7 @@ export declare const operation_webhook_configure_path: Validator<NonNullable<ope
 export declare const operation_webhook_configure_body: Validator<NonNullable<operations["webhook.configure"]["requestBody"]>["content"]["application/json"]>;
 export declare const operation_webhook_configure_response__400: Validator<operations["webhook.configure"]["responses"][400]["content"]["application/problem+json"]>;
 export declare const operation_webhook_configure_response__403: Validator<operations["webhook.configure"]["responses"][403]["content"]["application/problem+json"]>;
+export declare const operation_webhook_configure_response__404: Validator<operations["webhook.configure"]["responses"][404]["content"]["application/problem+json"]>;
 export declare const operation_webhook_configure_response__500: Validator<operations["webhook.configure"]["responses"][500]["content"]["application/problem+json"]>;
 export declare const operation_webhook_configure_response__503: Validator<operations["webhook.configure"]["responses"][503]["content"]["application/problem+json"]>;
 export declare const operation_webhook_configure_response__504: Validator<operations["webhook.configure"]["responses"][504]["content"]["application/problem+json"]>;
@@ -481,6 +486,7 @@ export declare const operation_webhookRec_get_response__504: Validator<operation
 export declare const operation_webhookRec_configure_body: Validator<NonNullable<operations["webhookRec.configure"]["requestBody"]>["content"]["application/json"]>;
 export declare const operation_webhookRec_configure_response__400: Validator<operations["webhookRec.configure"]["responses"][400]["content"]["application/problem+json"]>;
 export declare const operation_webhookRec_configure_response__403: Validator<operations["webhookRec.configure"]["responses"][403]["content"]["application/problem+json"]>;
+export declare const operation_webhookRec_configure_response__404: Validator<operations["webhookRec.configure"]["responses"][404]["content"]["application/problem+json"]>;
 export declare const operation_webhookRec_configure_response__500: Validator<operations["webhookRec.configure"]["responses"][500]["content"]["application/problem+json"]>;
 export declare const operation_webhookRec_configure_response__503: Validator<operations["webhookRec.configure"]["responses"][503]["content"]["application/problem+json"]>;
 export declare const operation_webhookRec_configure_response__504: Validator<operations["webhookRec.configure"]["responses"][504]["content"]["application/problem+json"]>;
@@ -498,6 +504,7 @@ export declare const operation_webhookCobR_get_response__504: Validator<operatio
 export declare const operation_webhookCobR_configure_body: Validator<NonNullable<operations["webhookCobR.configure"]["requestBody"]>["content"]["application/json"]>;
 export declare const operation_webhookCobR_configure_response__400: Validator<operations["webhookCobR.configure"]["responses"][400]["content"]["application/problem+json"]>;
 export declare const operation_webhookCobR_configure_response__403: Validator<operations["webhookCobR.configure"]["responses"][403]["content"]["application/problem+json"]>;
+export declare const operation_webhookCobR_configure_response__404: Validator<operations["webhookCobR.configure"]["responses"][404]["content"]["application/problem+json"]>;
 export declare const operation_webhookCobR_configure_response__500: Validator<operations["webhookCobR.configure"]["responses"][500]["content"]["application/problem+json"]>;
 export declare const operation_webhookCobR_configure_response__503: Validator<operations["webhookCobR.configure"]["responses"][503]["content"]["application/problem+json"]>;
 export declare const operation_webhookCobR_configure_response__504: Validator<operations["webhookCobR.configure"]["responses"][504]["content"]["application/problem+json"]>;
