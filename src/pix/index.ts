@@ -12,31 +12,17 @@ import { validators as locationValidators } from '../../generated/pix-location/v
 import { pixTokenFlow } from '../runtime/auth-flows.js';
 import { ConfigurationError, ResponseValidationError } from '../runtime/errors.js';
 import { decodeJws } from '../runtime/jws.js';
-import type { Logger } from '../runtime/logging.js';
-import { RateLimiter, type RateLimit } from '../runtime/rate-limiter.js';
-import type { RetryPolicy } from '../runtime/retry.js';
-import { createRuntime, type OperationValidatorSet, type ResponseValidation, type RuntimeOptions } from '../runtime/runtime.js';
+import { commonRuntimeOptions, type ClientOptions } from '../runtime/client-options.js';
+import { createRuntime, type OperationValidatorSet } from '../runtime/runtime.js';
 import { TokenCache } from '../runtime/token-cache.js';
 import { checkBaseUrl, Transport, type TlsOptions } from '../runtime/transport.js';
 import { check, type CompiledValidator } from '../runtime/validation.js';
 import { pixChecks } from './checks.js';
 
-export interface PixClientOptions {
-  /** `{qr_base_url}` (includes /v2): https, or http on loopback only (a mock). */
-  readonly baseUrl: string;
-  readonly clientId: string;
-  readonly clientSecret: string;
+/** Options of the pix client; `baseUrl` is `{qr_base_url}` (with its /v2). */
+export interface PixClientOptions extends ClientOptions {
   /** Scopes to ask for (space-separated, e.g. "cob.read cob.write"); the credential's when omitted. */
   readonly scope?: string;
-  readonly tls?: TlsOptions;
-  readonly tokenSkewSeconds?: number;
-  readonly responseValidation?: ResponseValidation;
-  readonly retry?: Partial<RetryPolicy>;
-  readonly timeoutMs?: number;
-  /** Client-side limits (the API Pix publishes none here; off by default). */
-  readonly rateLimit?: readonly RateLimit[] | false;
-  readonly logger?: Logger;
-  readonly maskDocuments?: boolean;
 }
 
 type LocationSchemas = locationComponents['schemas'];
@@ -74,17 +60,8 @@ export function createPixClient(options: PixClientOptions): PixClient {
   const transport = new Transport(options.tls);
   const issue = pixTokenFlow(baseUrl, options);
   const tokens = new TokenCache({ skewSeconds: options.tokenSkewSeconds ?? 60, issue: () => issue(transport.fetch) });
-  const common: Omit<RuntimeOptions, 'baseUrl' | 'operations' | 'validators'> = {
-    fetch: transport.fetch,
-    responseValidation: options.responseValidation ?? 'off',
-    patternDescriptions,
-    ...(options.retry ? { retry: options.retry } : {}),
-    ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
-    ...(options.rateLimit ? { rateLimiter: new RateLimiter(options.rateLimit) } : {}),
-    ...(options.logger ? { logger: options.logger } : {}),
-    maskDocuments: options.maskDocuments ?? true,
-    secrets: () => [options.clientSecret, tokens.peek() ?? ''],
-  };
+  // The API Pix publishes no rate limits for this platform: the limiter is off unless asked for.
+  const common = { ...commonRuntimeOptions(options, transport, tokens), patternDescriptions };
   const runtime = createRuntime({
     ...common,
     baseUrl,
@@ -132,8 +109,4 @@ export function createPixClient(options: PixClientOptions): PixClient {
 
 export { operationTable } from '../../generated/pix/operations.js';
 export type { components, operations, paths } from '../../generated/pix/types.js';
-export { responseMeta, type ResponseMeta, type ResponseValidation } from '../runtime/runtime.js';
-export type { TlsOptions } from '../runtime/transport.js';
-export type { LogEvent, Logger } from '../runtime/logging.js';
-export type { RetryPolicy } from '../runtime/retry.js';
-export * from '../runtime/errors.js';
+export * from '../runtime/client-options.js';

@@ -1,0 +1,61 @@
+/**
+ * Options every contrato client takes, and how they become runtime options; each interface module adds
+ * only what is its own (address, token flow, defaults such as core-banking's rate limits).
+ */
+import type { Logger } from './logging.js';
+import { RateLimiter, type RateLimit } from './rate-limiter.js';
+import type { RetryPolicy } from './retry.js';
+import type { ResponseValidation, RuntimeOptions } from './runtime.js';
+import type { TokenCache } from './token-cache.js';
+import type { TlsOptions, Transport } from './transport.js';
+
+export interface ClientOptions {
+  /** The interface's address: https, or http on loopback only (a mock). */
+  readonly baseUrl: string;
+  readonly clientId: string;
+  readonly clientSecret: string;
+  /** Client certificate presented on the token request and on every call (section 5.1). */
+  readonly tls?: TlsOptions;
+  /** Renew the token this many seconds before it expires (default 60). */
+  readonly tokenSkewSeconds?: number;
+  /** `off` (default), `warn` or `strict`; all accept new fields and enum values (section 9.3). */
+  readonly responseValidation?: ResponseValidation;
+  /** Retry policy; default 2 retries within 60 s, backoff 250 ms doubling up to 8 s, Retry-After honoured up to 60 s. */
+  readonly retry?: Partial<RetryPolicy>;
+  /** Time limit of each attempt (default 30 s). */
+  readonly timeoutMs?: number;
+  /** Client-side limits; false (or absent where the interface publishes none) turns the limiter off. */
+  readonly rateLimit?: readonly RateLimit[] | false;
+  /** Receives request, response, retry and token events, already redacted. */
+  readonly logger?: Logger;
+  /** Mask CPF/CNPJ in logs (default true). */
+  readonly maskDocuments?: boolean;
+}
+
+/** The runtime options shared by every operation of a client. */
+export function commonRuntimeOptions(
+  options: ClientOptions,
+  transport: Transport,
+  tokens: TokenCache,
+  defaultRateLimits?: readonly RateLimit[],
+): Omit<RuntimeOptions, 'baseUrl' | 'operations' | 'validators'> {
+  const limits = options.rateLimit === false ? undefined : (options.rateLimit ?? defaultRateLimits);
+  return {
+    fetch: transport.fetch,
+    responseValidation: options.responseValidation ?? 'off',
+    ...(options.retry ? { retry: options.retry } : {}),
+    ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
+    ...(limits ? { rateLimiter: new RateLimiter(limits) } : {}),
+    ...(options.logger ? { logger: options.logger } : {}),
+    maskDocuments: options.maskDocuments ?? true,
+    secrets: () => [options.clientSecret, tokens.peek() ?? ''],
+  };
+}
+
+/** What every client module exports besides its own client: errors, result metadata, option types. */
+export * from './errors.js';
+export { responseMeta, type ResponseMeta, type ResponseValidation } from './runtime.js';
+export type { TlsOptions } from './transport.js';
+export type { LogEvent, Logger } from './logging.js';
+export type { RetryPolicy } from './retry.js';
+export type { RateLimit } from './rate-limiter.js';
