@@ -152,7 +152,7 @@ export function emitValidators(document: JsonObject, interfaceName: string): { c
     names.operations[id] = entry;
   }
 
-  const standalone = esmImports(standaloneCode(ajv, exportsToIds));
+  const standalone = withRequireShim(standaloneCode(ajv, exportsToIds));
   const table = [
     'export const validators = {',
     `  schemas: { ${Object.entries(names.schemas).map(([name, exp]) => `${JSON.stringify(name)}: ${exp}`).join(', ')} },`,
@@ -205,7 +205,7 @@ export function emitValidators(document: JsonObject, interfaceName: string): { c
  * `.default` means different things under Node's ESM and under vitest/bundler interop), so give the
  * module a real `require` instead of rewriting those calls.
  */
-function esmImports(code: string): string {
+function withRequireShim(code: string): string {
   const body = code.replace(/^"use strict";/, '');
   if (!body.includes('require(')) return body;
   return `import { createRequire } from "node:module";\nconst require = createRequire(import.meta.url);\n${body}`;

@@ -7,10 +7,9 @@
 import { createCoreBankingFacade, operationTable, type CoreBankingFacade } from '../../generated/core-banking/operations.js';
 import { patternDescriptions, validators } from '../../generated/core-banking/validators.js';
 import { coreBankingTokenFlow } from '../runtime/auth-flows.js';
-import { commonRuntimeOptions, type ClientOptions } from '../runtime/client-options.js';
+import { commonRuntimeOptions, tokenCacheFor, type ClientOptions } from '../runtime/client-options.js';
 import type { RateLimit } from '../runtime/rate-limiter.js';
 import { createRuntime, type OperationValidatorSet } from '../runtime/runtime.js';
-import { TokenCache } from '../runtime/token-cache.js';
 import { checkBaseUrl, Transport, type TlsOptions } from '../runtime/transport.js';
 import { coreBankingChecks } from './checks.js';
 
@@ -34,14 +33,7 @@ export function createCoreBankingClient(options: CoreBankingClientOptions): Core
   const baseUrl = checkBaseUrl(options.baseUrl);
   const transport = new Transport(options.tls);
   const issue = coreBankingTokenFlow(baseUrl, options);
-  const tokens = new TokenCache({
-    skewSeconds: options.tokenSkewSeconds ?? 60,
-    issue: async () => {
-      const token = await issue(transport.fetch);
-      options.logger?.({ level: 'info', event: 'token', data: { issued: true, expiresIn: token.expiresIn } });
-      return token;
-    },
-  });
+  const tokens = tokenCacheFor(options, () => issue(transport.fetch));
   const runtime = createRuntime({
     ...commonRuntimeOptions(options, transport, tokens, coreBankingRateLimits),
     baseUrl,

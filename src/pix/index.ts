@@ -12,9 +12,8 @@ import { validators as locationValidators } from '../../generated/pix-location/v
 import { pixTokenFlow } from '../runtime/auth-flows.js';
 import { ConfigurationError, ResponseValidationError } from '../runtime/errors.js';
 import { decodeJws } from '../runtime/jws.js';
-import { commonRuntimeOptions, type ClientOptions } from '../runtime/client-options.js';
+import { commonRuntimeOptions, tokenCacheFor, type ClientOptions } from '../runtime/client-options.js';
 import { createRuntime, type OperationValidatorSet } from '../runtime/runtime.js';
-import { TokenCache } from '../runtime/token-cache.js';
 import { checkBaseUrl, Transport, type TlsOptions } from '../runtime/transport.js';
 import { check, type CompiledValidator } from '../runtime/validation.js';
 import { pixChecks } from './checks.js';
@@ -59,7 +58,7 @@ export function createPixClient(options: PixClientOptions): PixClient {
   const baseUrl = checkBaseUrl(options.baseUrl);
   const transport = new Transport(options.tls);
   const issue = pixTokenFlow(baseUrl, options);
-  const tokens = new TokenCache({ skewSeconds: options.tokenSkewSeconds ?? 60, issue: () => issue(transport.fetch) });
+  const tokens = tokenCacheFor(options, () => issue(transport.fetch));
   // The API Pix publishes no rate limits for this platform: the limiter is off unless asked for.
   const common = { ...commonRuntimeOptions(options, transport, tokens), patternDescriptions };
   const runtime = createRuntime({

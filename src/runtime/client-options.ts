@@ -6,7 +6,7 @@ import type { Logger } from './logging.js';
 import { RateLimiter, type RateLimit } from './rate-limiter.js';
 import type { RetryPolicy } from './retry.js';
 import type { ResponseValidation, RuntimeOptions } from './runtime.js';
-import type { TokenCache } from './token-cache.js';
+import { TokenCache, type IssuedToken } from './token-cache.js';
 import type { TlsOptions, Transport } from './transport.js';
 
 export interface ClientOptions {
@@ -30,6 +30,18 @@ export interface ClientOptions {
   readonly logger?: Logger;
   /** Mask CPF/CNPJ in logs (default true). */
   readonly maskDocuments?: boolean;
+}
+
+/** The client's token cache over its interface's token flow; every issued token is logged (without the token). */
+export function tokenCacheFor(options: ClientOptions, issue: () => Promise<IssuedToken>): TokenCache {
+  return new TokenCache({
+    skewSeconds: options.tokenSkewSeconds ?? 60,
+    issue: async () => {
+      const token = await issue();
+      options.logger?.({ level: 'info', event: 'token', data: { issued: true, expiresIn: token.expiresIn } });
+      return token;
+    },
+  });
 }
 
 /** The runtime options shared by every operation of a client. */

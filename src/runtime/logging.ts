@@ -17,7 +17,10 @@ export interface LogEvent {
 
 export type Logger = (event: LogEvent) => void;
 
-const secretKey = /authorization|secret|password|passphrase|token|private.?key|^key$|^pfx$|^cert$|cookie|^svc-/i;
+/** Names of members that hold credentials: their values never appear in a log or an error. */
+export const credentialName = /authorization|secret|password|passphrase|token|private.?key|cookie|^svc-/i;
+/** In logs also the TLS material of client options (`key`, `pfx`, `cert`). */
+const secretKey = new RegExp(`${credentialName.source}|^key$|^pfx$|^cert$`, 'i');
 
 /** CPF as ***.NNN.NNN-** (the middle six digits stay, as Brazilian receipts show it). */
 function maskCpf(cpf: string): string {

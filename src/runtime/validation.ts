@@ -1,6 +1,7 @@
 /** Turns ajv errors of the generated validators into issues that name the pointer, the rule and the value. */
 import { checkFormat, formats, isFormatName } from '../formats/registry.js';
 import type { ValidationIssue } from './errors.js';
+import { credentialName } from './logging.js';
 
 interface AjvError {
   readonly instancePath: string;
@@ -14,7 +15,6 @@ export interface CompiledValidator {
   errors?: readonly AjvError[] | null;
 }
 
-const secretNames = /secret|password|passphrase|token|private.?key|authorization/i;
 
 function escapePointer(segment: string): string {
   return segment.replace(/~/g, '~0').replace(/\//g, '~1');
@@ -124,7 +124,7 @@ function issueOf(error: AjvError, data: unknown, root: string, patterns: Readonl
   }
   const lastSegment = pointer.split('/').pop() ?? '';
   const raw = error.keyword === 'required' ? undefined : valueAt(data, pointer);
-  const value = secretNames.test(lastSegment) && raw !== undefined ? '[redacted]' : raw;
+  const value = credentialName.test(lastSegment) && raw !== undefined ? '[redacted]' : raw;
   const rule = error.keyword === 'format' ? `format ${String(params.format)}` : error.keyword;
   return {
     pointer: `${root}${pointer}`,

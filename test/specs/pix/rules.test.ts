@@ -54,7 +54,7 @@ const request: ValidateTarget = { kind: 'request' };
 const cases: DocumentCase[] = [
   { rule: 'R-B-txid-format', given: 'a 32-character txid', method: 'PUT', path: `/cob/${txid}`, target: request, document: cob, want: 'valid' },
   { rule: 'R-B-txid-format', given: 'a 25-character txid', method: 'PUT', path: `/cob/${'a'.repeat(25)}`, target: request, document: cob, want: /\/path\/txid: must be a txid/ },
-  { rule: 'R-B-chave-77', given: 'a chave of 78 characters', method: 'PUT', path: `/cob/${txid}`, target: request, document: change(cob, (c) => (c.chave = `${'a'.repeat(66)}@padaria.com`)), want: /\/chave: / },
+  { rule: 'R-B-chave-77', given: 'a chave of 78 characters', method: 'PUT', path: `/cob/${txid}`, target: request, document: change(cob, (c) => (c.chave = `${'a'.repeat(66)}@padaria.com`)), want: /\/chave: must have at most 77 characters/ },
   { rule: 'R-B-limit-chave', given: 'a chave that is no Pix key', method: 'POST', path: `/cob/${txid}`, target: request, document: change(cob, (c) => (c.chave = 'not a key')), want: /\/chave: must be a Pix key/ },
   { rule: 'R-B-solicitacaoPagador-140', given: '140 characters', method: 'PUT', path: `/cob/${txid}`, target: request, document: change(cob, (c) => (c.solicitacaoPagador = 'x'.repeat(140))), want: 'valid' },
   { rule: 'R-B-solicitacaoPagador-140', given: '141 characters', method: 'PUT', path: `/cob/${txid}`, target: request, document: change(cob, (c) => (c.solicitacaoPagador = 'x'.repeat(141))), want: /\/solicitacaoPagador: must have at most 140/ },
@@ -94,7 +94,7 @@ const cases: DocumentCase[] = [
   { rule: 'R-B-err-PayloadLocationOperacaoInvalida', given: 'tipoCob boleto', method: 'POST', path: '/loc', target: request, document: { tipoCob: 'boleto' }, want: /\/tipoCob: must be one of "cob", "cobv"/ },
   { rule: 'R-B-err-PixDevolucaoInvalida', given: 'valor 20.00', method: 'PUT', path: '/pix/E12345678202611211030aB3dE5fG7h9/devolucao/D001', target: request, document: { valor: '20.00' }, want: 'valid' },
   { rule: 'R-B-err-PixDevolucaoInvalida', given: 'valor 20', method: 'PUT', path: '/pix/E12345678202611211030aB3dE5fG7h9/devolucao/D001', target: request, document: { valor: '20' }, want: /\/valor: must be an amount/ },
-  { rule: 'R-B-err-CobPayloadOperacaoInvalida-1', given: 'a location with an unknown codMun', method: 'GET', path: '/cobv/{pixUrlAccessToken}', target: { kind: 'response', status: '200' }, document: 'not-a-jws', want: /pattern|JWS/ },
+  { rule: 'R-B-error-body', given: 'a location answer that is no JWS', method: 'GET', path: '/cobv/{pixUrlAccessToken}', target: { kind: 'response', status: '200' }, document: 'not-a-jws', want: /must be .*JWS|pattern/ },
 ];
 
 describe('rules of interface B, as contrato validate pix checks them', () => {
@@ -108,7 +108,9 @@ describe('rules of interface B, as contrato validate pix checks them', () => {
 });
 
 /** List queries (they have no body, so the client's own check runs them). */
-const queryCases: { rule: string; given: string; operationId: string; query: Record<string, unknown>; want: 'valid' | RegExp }[] = [
+const queryCases: { rule: string; given: string; operationId: string; query: Record<string, unknown>; path?: Record<string, unknown>; want: 'valid' | RegExp }[] = [
+  { rule: 'R-B-err-CobPayloadOperacaoInvalida-1', given: 'a real municipality code', operationId: 'cobvPayload.get', path: { pixUrlAccessToken: 'abc' }, query: { codMun: '3550308', DPP: '2026-12-01' }, want: 'valid' },
+  { rule: 'R-B-err-CobPayloadOperacaoInvalida-1', given: 'a codMun of 6 digits', operationId: 'cobvPayload.get', path: { pixUrlAccessToken: 'abc' }, query: { codMun: '355030' }, want: /\/query\/codMun: must be an IBGE municipality code/ },
   { rule: 'R-B-list-inicio-fim', given: 'inicio and fim', operationId: 'cob.list', query: { inicio: '2026-11-01T00:00:00Z', fim: '2026-11-21T23:59:59-03:00' }, want: 'valid' },
   { rule: 'R-B-list-inicio-fim', given: 'no fim', operationId: 'cob.list', query: { inicio: '2026-11-01T00:00:00Z' }, want: /\/query\/fim: is required/ },
   { rule: 'R-B-err-CobRConsultaInvalida-2', given: 'fim before inicio', operationId: 'cobr.list', query: { inicio: '2026-11-21T00:00:00Z', fim: '2026-11-01T00:00:00Z' }, want: /\/query\/fim: must not be before inicio/ },
@@ -126,7 +128,7 @@ const queryCases: { rule: string; given: string; operationId: string; query: Rec
 describe('list queries of interface B', () => {
   it.each(queryCases.map((c) => [`${c.rule}: ${c.given}`, c] as const))('%s', (_label, c) => {
     const info = modules.operationTable[c.operationId]!;
-    const args = { query: c.query, ...(info.parameters.some((p) => p.in === 'path') ? { path: { txid } } : {}) };
+    const args = { query: c.query, ...(c.path ? { path: c.path } : info.parameters.some((p) => p.in === 'path') ? { path: { txid } } : {}) };
     const issues = [
       ...validateRequest(info, modules.validators.operations[c.operationId]!, args, modules.patternDescriptions),
       ...runCrossFieldChecks(modules.crossFieldChecks[c.operationId], args, { now: new Date() }),
@@ -192,7 +194,7 @@ const coveredElsewhere: Record<string, string> = {
   'R-B-retry-attempt-states': 'state names only; tentativas status values SOLICITADA, AGENDADA are known values of responses',
   'R-B-token': 'test/runtime/auth-flows.test.ts (Basic client authentication, form body, /oauth/token) and the pix contract test',
   'R-B-versioning': 'info.version 2.9.0 and the /v2 in {qr_base_url}; versions are compared by `contrato diff` (issue 9)',
-  'R-B-error-body': 'Problema schema (type, title, status, detail, correlationId, violacoes) checked on every error example by the Prism contract test; errorType read by ProblemError (test/core-banking/resilience.test.ts)',
+  'R-B-error-body': 'also a case above (a location answer that is no JWS); Problema schema (type, title, status, detail, correlationId, violacoes) checked on every error example by the Prism contract test; errorType read by ProblemError (test/core-banking/resilience.test.ts)',
   'R-B-err-RequisicaoInvalida': 'generic 400 of the operations without a specific type; details not shown',
   'R-B-err-ErroInternoDoServidor': 'generic 500 declared on the operations; details not shown',
   'R-B-err-AcessoNegado': 'error types test',
