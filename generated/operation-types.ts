@@ -42,6 +42,8 @@ export interface OperationInfo {
     readonly pattern: string | null;
   } | null;
   readonly pagination: {
+    /** `page`: `page` names the page-number parameter; `offset`: it names the offset of the first item. */
+    readonly kind: 'page' | 'offset';
     readonly page: string;
     readonly size: string;
     readonly defaultSize: number | null;
@@ -58,6 +60,10 @@ export interface OperationInfo {
   readonly jwsPayload: string | null;
   /** Where the description comes from when the interface specification only names it (`api-pix-standard`). */
   readonly source: string | null;
+  /** Header selecting the child account (`x-account-id`) on the account-operational endpoints of interface A. */
+  readonly accountHeader: string | null;
+  /** The last path segment may be sent in any case (webhook registration types, section 4.5). */
+  readonly pathCaseInsensitive: boolean;
   /** The interface specification does not show this method or path; see `provisionalReason`. */
   readonly provisional: boolean;
   readonly provisionalReason: string | null;

@@ -80,7 +80,8 @@ function jsonMedia(content: Json | undefined): { mediaType: string; media: JsonO
 function exampleOfSchema(document: JsonObject, schema: JsonObject): Json | undefined {
   const resolved = resolveLocal(document, schema);
   if (!isObject(resolved)) return undefined;
-  return resolved.example ?? (Array.isArray(resolved.examples) ? resolved.examples[0] : undefined);
+  // An enum's first member is as good an example as any.
+  return resolved.example ?? (Array.isArray(resolved.examples) ? resolved.examples[0] : undefined) ?? (Array.isArray(resolved.enum) ? resolved.enum[0] : undefined);
 }
 
 function soleMedia(content: Json | undefined): { mediaType: string; media: JsonObject } | null {
@@ -90,10 +91,17 @@ function soleMedia(content: Json | undefined): { mediaType: string; media: JsonO
   return entries.length === 1 && mediaType && isObject(media) ? { mediaType, media } : null;
 }
 
-/** A form body (the OAuth token request of the API Pix), validated as the object of its fields. */
+/**
+ * A form body, validated as the object of its fields: url-encoded (the OAuth token request of the API
+ * Pix) or multipart (the onboarding image upload, whose file part is checked by the client).
+ */
 function formMedia(content: Json | undefined): { mediaType: string; media: JsonObject } | null {
-  const media = isObject(content) ? content['application/x-www-form-urlencoded'] : undefined;
-  return isObject(media) ? { mediaType: 'application/x-www-form-urlencoded', media } : null;
+  if (!isObject(content)) return null;
+  for (const mediaType of ['application/x-www-form-urlencoded', 'multipart/form-data']) {
+    const media = content[mediaType];
+    if (isObject(media)) return { mediaType, media };
+  }
+  return null;
 }
 
 function exampleNamesOf(media: JsonObject): string[] {
@@ -196,4 +204,28 @@ export function operationsOf(document: JsonObject): OperationModel[] {
     }
   }
   return result;
+}
+
+/** A webhook delivery described under `webhooks:` (OpenAPI 3.1): the event type and its payload schema. */
+export interface WebhookModel {
+  readonly type: string;
+  readonly operationId: string;
+  readonly summary: string;
+  /** Name of the component schema of the payload. */
+  readonly schema: string;
+}
+
+export function webhooksOf(document: JsonObject): WebhookModel[] {
+  const webhooks = isObject(document.webhooks) ? document.webhooks : {};
+  return Object.entries(webhooks).map(([type, rawItem]) => {
+    const item = resolveLocal(document, rawItem);
+    const operation = isObject(item) && isObject(item.post) ? item.post : null;
+    const body = operation ? resolveLocal(document, operation.requestBody) : null;
+    const media = isObject(body) ? jsonMedia(body.content) : null;
+    const ref = media && isObject(media.media.schema) ? media.media.schema.$ref : undefined;
+    if (!operation || typeof ref !== 'string' || !ref.startsWith('#/components/schemas/')) {
+      throw new Error(`webhook ${type}: needs a POST whose JSON body is a $ref to a component schema`);
+    }
+    return { type, operationId: String(operation.operationId ?? ''), summary: String(operation.summary ?? ''), schema: ref.slice('#/components/schemas/'.length) };
+  });
 }

@@ -25,6 +25,8 @@ export const operationTable = {
     "errorTypes": [],
     "jwsPayload": null,
     "source": null,
+    "accountHeader": null,
+    "pathCaseInsensitive": false,
     "provisional": false,
     "provisionalReason": null,
     "successStatuses": [
@@ -94,6 +96,7 @@ export const operationTable = {
     "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": {
+      "kind": "page",
       "page": "page",
       "size": "perPage",
       "defaultSize": 10,
@@ -104,6 +107,8 @@ export const operationTable = {
     "errorTypes": [],
     "jwsPayload": null,
     "source": null,
+    "accountHeader": null,
+    "pathCaseInsensitive": false,
     "provisional": false,
     "provisionalReason": null,
     "successStatuses": [
@@ -146,6 +151,8 @@ export const operationTable = {
     "errorTypes": [],
     "jwsPayload": null,
     "source": null,
+    "accountHeader": null,
+    "pathCaseInsensitive": false,
     "provisional": false,
     "provisionalReason": null,
     "successStatuses": [
@@ -189,6 +196,8 @@ export const operationTable = {
     "errorTypes": [],
     "jwsPayload": null,
     "source": null,
+    "accountHeader": null,
+    "pathCaseInsensitive": false,
     "provisional": false,
     "provisionalReason": null,
     "successStatuses": [
@@ -253,6 +262,7 @@ export const operationTable = {
     "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": {
+      "kind": "page",
       "page": "page",
       "size": "perPage",
       "defaultSize": 10,
@@ -263,6 +273,8 @@ export const operationTable = {
     "errorTypes": [],
     "jwsPayload": null,
     "source": null,
+    "accountHeader": null,
+    "pathCaseInsensitive": false,
     "provisional": false,
     "provisionalReason": null,
     "successStatuses": [
@@ -314,6 +326,7 @@ export const operationTable = {
     "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": {
+      "kind": "page",
       "page": "page",
       "size": "perPage",
       "defaultSize": 10,
@@ -324,6 +337,8 @@ export const operationTable = {
     "errorTypes": [],
     "jwsPayload": null,
     "source": null,
+    "accountHeader": null,
+    "pathCaseInsensitive": false,
     "provisional": false,
     "provisionalReason": null,
     "successStatuses": [
@@ -362,6 +377,8 @@ export const operationTable = {
     "errorTypes": [],
     "jwsPayload": null,
     "source": null,
+    "accountHeader": null,
+    "pathCaseInsensitive": false,
     "provisional": false,
     "provisionalReason": null,
     "successStatuses": [
@@ -404,6 +421,8 @@ export const operationTable = {
     "errorTypes": [],
     "jwsPayload": null,
     "source": null,
+    "accountHeader": null,
+    "pathCaseInsensitive": false,
     "provisional": false,
     "provisionalReason": null,
     "successStatuses": [
@@ -450,6 +469,8 @@ export const operationTable = {
     "errorTypes": [],
     "jwsPayload": null,
     "source": null,
+    "accountHeader": null,
+    "pathCaseInsensitive": false,
     "provisional": false,
     "provisionalReason": null,
     "successStatuses": [
@@ -494,6 +515,8 @@ export const operationTable = {
     "errorTypes": [],
     "jwsPayload": null,
     "source": null,
+    "accountHeader": null,
+    "pathCaseInsensitive": false,
     "provisional": false,
     "provisionalReason": null,
     "successStatuses": [
@@ -552,6 +575,7 @@ export const operationTable = {
     "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": {
+      "kind": "page",
       "page": "page",
       "size": "perPage",
       "defaultSize": 20,
@@ -562,6 +586,8 @@ export const operationTable = {
     "errorTypes": [],
     "jwsPayload": null,
     "source": null,
+    "accountHeader": null,
+    "pathCaseInsensitive": false,
     "provisional": false,
     "provisionalReason": null,
     "successStatuses": [
@@ -619,6 +645,8 @@ export const operationTable = {
     "errorTypes": [],
     "jwsPayload": null,
     "source": null,
+    "accountHeader": null,
+    "pathCaseInsensitive": false,
     "provisional": false,
     "provisionalReason": null,
     "successStatuses": [
@@ -669,6 +697,8 @@ export const operationTable = {
     "errorTypes": [],
     "jwsPayload": null,
     "source": null,
+    "accountHeader": null,
+    "pathCaseInsensitive": false,
     "provisional": false,
     "provisionalReason": null,
     "successStatuses": [
@@ -718,6 +748,8 @@ export const operationTable = {
     "errorTypes": [],
     "jwsPayload": null,
     "source": null,
+    "accountHeader": null,
+    "pathCaseInsensitive": false,
     "provisional": true,
     "provisionalReason": "Section 4.10 lists the invoice cancel operation with scope and response but its method and path are not shown.",
     "successStatuses": [
@@ -768,6 +800,8 @@ export const operationTable = {
     "errorTypes": [],
     "jwsPayload": null,
     "source": null,
+    "accountHeader": null,
+    "pathCaseInsensitive": false,
     "provisional": true,
     "provisionalReason": "Section 4.10 lists the invoice emit operation with scope and response but its method and path are not shown.",
     "successStatuses": [
@@ -814,6 +848,7 @@ export const operationTable = {
     "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": {
+      "kind": "page",
       "page": "page",
       "size": "limit",
       "defaultSize": 25,
@@ -824,6 +859,8 @@ export const operationTable = {
     "errorTypes": [],
     "jwsPayload": null,
     "source": null,
+    "accountHeader": null,
+    "pathCaseInsensitive": false,
     "provisional": false,
     "provisionalReason": null,
     "successStatuses": [
@@ -874,6 +911,8 @@ export const operationTable = {
     "errorTypes": [],
     "jwsPayload": null,
     "source": null,
+    "accountHeader": null,
+    "pathCaseInsensitive": false,
     "provisional": false,
     "provisionalReason": null,
     "successStatuses": [
@@ -917,6 +956,8 @@ export const operationTable = {
     "errorTypes": [],
     "jwsPayload": null,
     "source": null,
+    "accountHeader": null,
+    "pathCaseInsensitive": false,
     "provisional": true,
     "provisionalReason": "Section 4.10 lists the read of an application by requestId, but its path is not shown.",
     "successStatuses": [
@@ -960,6 +1001,8 @@ export const operationTable = {
     "errorTypes": [],
     "jwsPayload": null,
     "source": null,
+    "accountHeader": null,
+    "pathCaseInsensitive": false,
     "provisional": true,
     "provisionalReason": "Section 4.10 lists the cancel of an application by requestId, but its method and path are not shown.",
     "successStatuses": [
@@ -996,6 +1039,8 @@ export const operationTable = {
     "errorTypes": [],
     "jwsPayload": null,
     "source": null,
+    "accountHeader": null,
+    "pathCaseInsensitive": false,
     "provisional": true,
     "provisionalReason": "Section 4.10 lists the bankarization products list with scope and response, but its path is not shown.",
     "successStatuses": [
@@ -1038,6 +1083,8 @@ export const operationTable = {
     "errorTypes": [],
     "jwsPayload": null,
     "source": null,
+    "accountHeader": null,
+    "pathCaseInsensitive": false,
     "provisional": true,
     "provisionalReason": "Section 4.10 lists the read of a bankarization product by productId, but its path is not shown.",
     "successStatuses": [
@@ -1075,6 +1122,8 @@ export const operationTable = {
     "errorTypes": [],
     "jwsPayload": null,
     "source": null,
+    "accountHeader": null,
+    "pathCaseInsensitive": false,
     "provisional": true,
     "provisionalReason": "Section 4.10 says the paths and methods of the credential operations on the accounts API are not shown.",
     "successStatuses": [
@@ -1118,6 +1167,8 @@ export const operationTable = {
     "errorTypes": [],
     "jwsPayload": null,
     "source": null,
+    "accountHeader": null,
+    "pathCaseInsensitive": false,
     "provisional": true,
     "provisionalReason": "Section 4.10 says the paths and methods of the credential operations on the accounts API are not shown; the update body is not shown either.",
     "successStatuses": [
@@ -1159,6 +1210,8 @@ export const operationTable = {
     "errorTypes": [],
     "jwsPayload": null,
     "source": null,
+    "accountHeader": null,
+    "pathCaseInsensitive": false,
     "provisional": true,
     "provisionalReason": "Section 4.10 says the paths and methods of the credential operations on the accounts API are not shown.",
     "successStatuses": [
@@ -1196,6 +1249,8 @@ export const operationTable = {
     "errorTypes": [],
     "jwsPayload": null,
     "source": null,
+    "accountHeader": null,
+    "pathCaseInsensitive": false,
     "provisional": true,
     "provisionalReason": "Section 4.10 says the paths and methods of the credential operations on the Pix manager are not shown.",
     "successStatuses": [
@@ -1239,6 +1294,8 @@ export const operationTable = {
     "errorTypes": [],
     "jwsPayload": null,
     "source": null,
+    "accountHeader": null,
+    "pathCaseInsensitive": false,
     "provisional": true,
     "provisionalReason": "Section 4.10 says the paths and methods of the credential operations on the Pix manager are not shown; the update body is not shown either.",
     "successStatuses": [
@@ -1280,6 +1337,8 @@ export const operationTable = {
     "errorTypes": [],
     "jwsPayload": null,
     "source": null,
+    "accountHeader": null,
+    "pathCaseInsensitive": false,
     "provisional": true,
     "provisionalReason": "Section 4.10 says the paths and methods of the credential operations on the Pix manager are not shown.",
     "successStatuses": [

@@ -35,6 +35,8 @@ export const operationTable = {
     ],
     "jwsPayload": "CobPayload",
     "source": null,
+    "accountHeader": null,
+    "pathCaseInsensitive": false,
     "provisional": false,
     "provisionalReason": null,
     "successStatuses": [
@@ -93,6 +95,8 @@ export const operationTable = {
     ],
     "jwsPayload": "CobVPayload",
     "source": null,
+    "accountHeader": null,
+    "pathCaseInsensitive": false,
     "provisional": false,
     "provisionalReason": null,
     "successStatuses": [
@@ -139,6 +143,8 @@ export const operationTable = {
     ],
     "jwsPayload": "RecPayload",
     "source": null,
+    "accountHeader": null,
+    "pathCaseInsensitive": false,
     "provisional": false,
     "provisionalReason": null,
     "successStatuses": [

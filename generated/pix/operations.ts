@@ -31,6 +31,8 @@ export const operationTable = {
     ],
     "jwsPayload": null,
     "source": null,
+    "accountHeader": null,
+    "pathCaseInsensitive": false,
     "provisional": false,
     "provisionalReason": null,
     "successStatuses": [
@@ -112,6 +114,7 @@ export const operationTable = {
     "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": {
+      "kind": "page",
       "page": "paginacao.paginaAtual",
       "size": "paginacao.itensPorPagina",
       "defaultSize": 100,
@@ -128,6 +131,8 @@ export const operationTable = {
     ],
     "jwsPayload": null,
     "source": null,
+    "accountHeader": null,
+    "pathCaseInsensitive": false,
     "provisional": false,
     "provisionalReason": null,
     "successStatuses": [
@@ -171,6 +176,8 @@ export const operationTable = {
     ],
     "jwsPayload": null,
     "source": "api-pix-standard",
+    "accountHeader": null,
+    "pathCaseInsensitive": false,
     "provisional": false,
     "provisionalReason": null,
     "successStatuses": [
@@ -225,6 +232,8 @@ export const operationTable = {
     ],
     "jwsPayload": null,
     "source": null,
+    "accountHeader": null,
+    "pathCaseInsensitive": false,
     "provisional": false,
     "provisionalReason": null,
     "successStatuses": [
@@ -277,6 +286,8 @@ export const operationTable = {
     ],
     "jwsPayload": null,
     "source": null,
+    "accountHeader": null,
+    "pathCaseInsensitive": false,
     "provisional": false,
     "provisionalReason": null,
     "successStatuses": [
@@ -330,6 +341,8 @@ export const operationTable = {
     ],
     "jwsPayload": null,
     "source": null,
+    "accountHeader": null,
+    "pathCaseInsensitive": false,
     "provisional": false,
     "provisionalReason": null,
     "successStatuses": [
@@ -381,6 +394,8 @@ export const operationTable = {
     ],
     "jwsPayload": null,
     "source": null,
+    "accountHeader": null,
+    "pathCaseInsensitive": false,
     "provisional": false,
     "provisionalReason": null,
     "successStatuses": [
@@ -456,6 +471,7 @@ export const operationTable = {
     "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": {
+      "kind": "page",
       "page": "paginacao.paginaAtual",
       "size": "paginacao.itensPorPagina",
       "defaultSize": 100,
@@ -472,6 +488,8 @@ export const operationTable = {
     ],
     "jwsPayload": null,
     "source": null,
+    "accountHeader": null,
+    "pathCaseInsensitive": false,
     "provisional": false,
     "provisionalReason": null,
     "successStatuses": [
@@ -526,6 +544,8 @@ export const operationTable = {
     ],
     "jwsPayload": null,
     "source": null,
+    "accountHeader": null,
+    "pathCaseInsensitive": false,
     "provisional": false,
     "provisionalReason": null,
     "successStatuses": [
@@ -578,6 +598,8 @@ export const operationTable = {
     ],
     "jwsPayload": null,
     "source": null,
+    "accountHeader": null,
+    "pathCaseInsensitive": false,
     "provisional": false,
     "provisionalReason": null,
     "successStatuses": [
@@ -631,6 +653,8 @@ export const operationTable = {
     ],
     "jwsPayload": null,
     "source": null,
+    "accountHeader": null,
+    "pathCaseInsensitive": false,
     "provisional": false,
     "provisionalReason": null,
     "successStatuses": [
@@ -682,6 +706,8 @@ export const operationTable = {
     ],
     "jwsPayload": null,
     "source": null,
+    "accountHeader": null,
+    "pathCaseInsensitive": false,
     "provisional": false,
     "provisionalReason": null,
     "successStatuses": [
@@ -739,6 +765,7 @@ export const operationTable = {
     "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": {
+      "kind": "page",
       "page": "paginacao.paginaAtual",
       "size": "paginacao.itensPorPagina",
       "defaultSize": 100,
@@ -755,6 +782,8 @@ export const operationTable = {
     ],
     "jwsPayload": null,
     "source": "api-pix-standard",
+    "accountHeader": null,
+    "pathCaseInsensitive": false,
     "provisional": false,
     "provisionalReason": null,
     "successStatuses": [
@@ -803,6 +832,8 @@ export const operationTable = {
     ],
     "jwsPayload": null,
     "source": "api-pix-standard",
+    "accountHeader": null,
+    "pathCaseInsensitive": false,
     "provisional": false,
     "provisionalReason": null,
     "successStatuses": [
@@ -855,6 +886,8 @@ export const operationTable = {
     ],
     "jwsPayload": null,
     "source": "api-pix-standard",
+    "accountHeader": null,
+    "pathCaseInsensitive": false,
     "provisional": false,
     "provisionalReason": null,
     "successStatuses": [
@@ -907,6 +940,8 @@ export const operationTable = {
     ],
     "jwsPayload": null,
     "source": "api-pix-standard",
+    "accountHeader": null,
+    "pathCaseInsensitive": false,
     "provisional": false,
     "provisionalReason": null,
     "successStatuses": [
@@ -994,6 +1029,7 @@ export const operationTable = {
     "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": {
+      "kind": "page",
       "page": "paginacao.paginaAtual",
       "size": "paginacao.itensPorPagina",
       "defaultSize": 100,
@@ -1010,6 +1046,8 @@ export const operationTable = {
     ],
     "jwsPayload": null,
     "source": null,
+    "accountHeader": null,
+    "pathCaseInsensitive": false,
     "provisional": false,
     "provisionalReason": null,
     "successStatuses": [
@@ -1053,6 +1091,8 @@ export const operationTable = {
     ],
     "jwsPayload": null,
     "source": null,
+    "accountHeader": null,
+    "pathCaseInsensitive": false,
     "provisional": true,
     "provisionalReason": "Section 4.8 shows POST /cobr but says the exact create path is not shown (section 7.2 names POST, PUT and PATCH on /cobr/{txid}); POST /cobr is also where the API Pix standard 2.9.0 creates a recurring charge with a txid assigned by the PSP.",
     "successStatuses": [
@@ -1101,6 +1141,8 @@ export const operationTable = {
     ],
     "jwsPayload": null,
     "source": null,
+    "accountHeader": null,
+    "pathCaseInsensitive": false,
     "provisional": false,
     "provisionalReason": null,
     "successStatuses": [
@@ -1153,6 +1195,8 @@ export const operationTable = {
     ],
     "jwsPayload": null,
     "source": "api-pix-standard",
+    "accountHeader": null,
+    "pathCaseInsensitive": false,
     "provisional": false,
     "provisionalReason": null,
     "successStatuses": [
@@ -1205,6 +1249,8 @@ export const operationTable = {
     ],
     "jwsPayload": null,
     "source": null,
+    "accountHeader": null,
+    "pathCaseInsensitive": false,
     "provisional": false,
     "provisionalReason": null,
     "successStatuses": [
@@ -1260,6 +1306,8 @@ export const operationTable = {
     ],
     "jwsPayload": null,
     "source": null,
+    "accountHeader": null,
+    "pathCaseInsensitive": false,
     "provisional": false,
     "provisionalReason": null,
     "successStatuses": [
@@ -1347,6 +1395,7 @@ export const operationTable = {
     "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": {
+      "kind": "page",
       "page": "paginacao.paginaAtual",
       "size": "paginacao.itensPorPagina",
       "defaultSize": 100,
@@ -1363,6 +1412,8 @@ export const operationTable = {
     ],
     "jwsPayload": null,
     "source": "api-pix-standard",
+    "accountHeader": null,
+    "pathCaseInsensitive": false,
     "provisional": false,
     "provisionalReason": null,
     "successStatuses": [
@@ -1406,6 +1457,8 @@ export const operationTable = {
     ],
     "jwsPayload": null,
     "source": "api-pix-standard",
+    "accountHeader": null,
+    "pathCaseInsensitive": false,
     "provisional": false,
     "provisionalReason": null,
     "successStatuses": [
@@ -1460,6 +1513,8 @@ export const operationTable = {
     ],
     "jwsPayload": null,
     "source": "api-pix-standard",
+    "accountHeader": null,
+    "pathCaseInsensitive": false,
     "provisional": false,
     "provisionalReason": null,
     "successStatuses": [
@@ -1512,6 +1567,8 @@ export const operationTable = {
     ],
     "jwsPayload": null,
     "source": "api-pix-standard",
+    "accountHeader": null,
+    "pathCaseInsensitive": false,
     "provisional": false,
     "provisionalReason": null,
     "successStatuses": [
@@ -1557,6 +1614,8 @@ export const operationTable = {
     ],
     "jwsPayload": null,
     "source": null,
+    "accountHeader": null,
+    "pathCaseInsensitive": false,
     "provisional": false,
     "provisionalReason": null,
     "successStatuses": [
@@ -1605,6 +1664,8 @@ export const operationTable = {
     ],
     "jwsPayload": null,
     "source": null,
+    "accountHeader": null,
+    "pathCaseInsensitive": false,
     "provisional": false,
     "provisionalReason": null,
     "successStatuses": [
@@ -1656,6 +1717,8 @@ export const operationTable = {
     ],
     "jwsPayload": null,
     "source": null,
+    "accountHeader": null,
+    "pathCaseInsensitive": false,
     "provisional": false,
     "provisionalReason": null,
     "successStatuses": [
@@ -1727,6 +1790,7 @@ export const operationTable = {
     "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": {
+      "kind": "page",
       "page": "paginacao.paginaAtual",
       "size": "paginacao.itensPorPagina",
       "defaultSize": 100,
@@ -1743,6 +1807,8 @@ export const operationTable = {
     ],
     "jwsPayload": null,
     "source": null,
+    "accountHeader": null,
+    "pathCaseInsensitive": false,
     "provisional": false,
     "provisionalReason": null,
     "successStatuses": [
@@ -1786,6 +1852,8 @@ export const operationTable = {
     ],
     "jwsPayload": null,
     "source": null,
+    "accountHeader": null,
+    "pathCaseInsensitive": false,
     "provisional": false,
     "provisionalReason": null,
     "successStatuses": [
@@ -1834,6 +1902,8 @@ export const operationTable = {
     ],
     "jwsPayload": null,
     "source": null,
+    "accountHeader": null,
+    "pathCaseInsensitive": false,
     "provisional": false,
     "provisionalReason": null,
     "successStatuses": [
@@ -1883,6 +1953,8 @@ export const operationTable = {
     ],
     "jwsPayload": null,
     "source": null,
+    "accountHeader": null,
+    "pathCaseInsensitive": false,
     "provisional": false,
     "provisionalReason": null,
     "successStatuses": [
@@ -1932,6 +2004,8 @@ export const operationTable = {
     ],
     "jwsPayload": null,
     "source": null,
+    "accountHeader": null,
+    "pathCaseInsensitive": false,
     "provisional": false,
     "provisionalReason": null,
     "successStatuses": [
@@ -2001,6 +2075,7 @@ export const operationTable = {
     "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": {
+      "kind": "page",
       "page": "paginacao.paginaAtual",
       "size": "paginacao.itensPorPagina",
       "defaultSize": 100,
@@ -2017,6 +2092,8 @@ export const operationTable = {
     ],
     "jwsPayload": null,
     "source": "api-pix-standard",
+    "accountHeader": null,
+    "pathCaseInsensitive": false,
     "provisional": false,
     "provisionalReason": null,
     "successStatuses": [
@@ -2060,6 +2137,8 @@ export const operationTable = {
     ],
     "jwsPayload": null,
     "source": "api-pix-standard",
+    "accountHeader": null,
+    "pathCaseInsensitive": false,
     "provisional": false,
     "provisionalReason": null,
     "successStatuses": [
@@ -2108,6 +2187,8 @@ export const operationTable = {
     ],
     "jwsPayload": null,
     "source": "api-pix-standard",
+    "accountHeader": null,
+    "pathCaseInsensitive": false,
     "provisional": false,
     "provisionalReason": null,
     "successStatuses": [
@@ -2157,6 +2238,8 @@ export const operationTable = {
     ],
     "jwsPayload": null,
     "source": "api-pix-standard",
+    "accountHeader": null,
+    "pathCaseInsensitive": false,
     "provisional": false,
     "provisionalReason": null,
     "successStatuses": [
@@ -2244,6 +2327,7 @@ export const operationTable = {
     "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": {
+      "kind": "page",
       "page": "paginacao.paginaAtual",
       "size": "paginacao.itensPorPagina",
       "defaultSize": 100,
@@ -2260,6 +2344,8 @@ export const operationTable = {
     ],
     "jwsPayload": null,
     "source": null,
+    "accountHeader": null,
+    "pathCaseInsensitive": false,
     "provisional": false,
     "provisionalReason": null,
     "successStatuses": [
@@ -2308,6 +2394,8 @@ export const operationTable = {
     ],
     "jwsPayload": null,
     "source": null,
+    "accountHeader": null,
+    "pathCaseInsensitive": false,
     "provisional": false,
     "provisionalReason": null,
     "successStatuses": [
@@ -2363,6 +2451,8 @@ export const operationTable = {
     ],
     "jwsPayload": null,
     "source": null,
+    "accountHeader": null,
+    "pathCaseInsensitive": false,
     "provisional": false,
     "provisionalReason": null,
     "successStatuses": [
@@ -2421,6 +2511,8 @@ export const operationTable = {
     ],
     "jwsPayload": null,
     "source": null,
+    "accountHeader": null,
+    "pathCaseInsensitive": false,
     "provisional": false,
     "provisionalReason": null,
     "successStatuses": [
@@ -2478,6 +2570,7 @@ export const operationTable = {
     "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": {
+      "kind": "page",
       "page": "paginacao.paginaAtual",
       "size": "paginacao.itensPorPagina",
       "defaultSize": 100,
@@ -2494,6 +2587,8 @@ export const operationTable = {
     ],
     "jwsPayload": null,
     "source": "api-pix-standard",
+    "accountHeader": null,
+    "pathCaseInsensitive": false,
     "provisional": false,
     "provisionalReason": null,
     "successStatuses": [
@@ -2542,6 +2637,8 @@ export const operationTable = {
     ],
     "jwsPayload": null,
     "source": "api-pix-standard",
+    "accountHeader": null,
+    "pathCaseInsensitive": false,
     "provisional": false,
     "provisionalReason": null,
     "successStatuses": [
@@ -2594,6 +2691,8 @@ export const operationTable = {
     ],
     "jwsPayload": null,
     "source": "api-pix-standard",
+    "accountHeader": null,
+    "pathCaseInsensitive": false,
     "provisional": false,
     "provisionalReason": null,
     "successStatuses": [
@@ -2643,6 +2742,8 @@ export const operationTable = {
     ],
     "jwsPayload": null,
     "source": "api-pix-standard",
+    "accountHeader": null,
+    "pathCaseInsensitive": false,
     "provisional": false,
     "provisionalReason": null,
     "successStatuses": [
@@ -2684,6 +2785,8 @@ export const operationTable = {
     ],
     "jwsPayload": null,
     "source": "api-pix-standard",
+    "accountHeader": null,
+    "pathCaseInsensitive": false,
     "provisional": false,
     "provisionalReason": null,
     "successStatuses": [
@@ -2728,6 +2831,8 @@ export const operationTable = {
     ],
     "jwsPayload": null,
     "source": "api-pix-standard",
+    "accountHeader": null,
+    "pathCaseInsensitive": false,
     "provisional": false,
     "provisionalReason": null,
     "successStatuses": [
@@ -2769,6 +2874,8 @@ export const operationTable = {
     ],
     "jwsPayload": null,
     "source": "api-pix-standard",
+    "accountHeader": null,
+    "pathCaseInsensitive": false,
     "provisional": false,
     "provisionalReason": null,
     "successStatuses": [
@@ -2809,6 +2916,8 @@ export const operationTable = {
     ],
     "jwsPayload": null,
     "source": "api-pix-standard",
+    "accountHeader": null,
+    "pathCaseInsensitive": false,
     "provisional": false,
     "provisionalReason": null,
     "successStatuses": [
@@ -2853,6 +2962,8 @@ export const operationTable = {
     ],
     "jwsPayload": null,
     "source": "api-pix-standard",
+    "accountHeader": null,
+    "pathCaseInsensitive": false,
     "provisional": false,
     "provisionalReason": null,
     "successStatuses": [
@@ -2894,6 +3005,8 @@ export const operationTable = {
     ],
     "jwsPayload": null,
     "source": "api-pix-standard",
+    "accountHeader": null,
+    "pathCaseInsensitive": false,
     "provisional": false,
     "provisionalReason": null,
     "successStatuses": [

@@ -4,9 +4,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { IndentationText, Project, QuoteKind, VariableDeclarationKind, type CodeBlockWriter } from 'ts-morph';
+import { IndentationText, Project, QuoteKind, VariableDeclarationKind, type CodeBlockWriter, type SourceFile } from 'ts-morph';
 import { generatedBanner, projectRoot } from '../lib.js';
-import { isObject, operationsOf, type OperationModel, type JsonObject } from '../openapi-model.js';
+import { isObject, operationsOf, webhooksOf, type OperationModel, type JsonObject } from '../openapi-model.js';
 
 interface OperationRow {
   readonly model: OperationModel;
@@ -14,6 +14,7 @@ interface OperationRow {
   readonly name: string;
   readonly idempotencyHeader: string | null;
   readonly pagination: {
+    kind: 'page' | 'offset';
     page: string;
     size: string;
     defaultSize: number | null;
@@ -35,7 +36,9 @@ function rowOf(model: OperationModel): OperationRow {
   let pagination: OperationRow['pagination'] = null;
   const paging = op['x-pagination'];
   if (isObject(paging)) {
-    const page = String(paging.page);
+    // Page-number lists name `page`; offset lists (GET /accounts/transactions) name `offset` instead.
+    const kind = typeof paging.offset === 'string' ? 'offset' : 'page';
+    const page = String(kind === 'offset' ? paging.offset : paging.page);
     const size = String(paging.size);
     const sizeParameter = model.parameters.find((p) => p.in === 'query' && p.name === size);
     if (!sizeParameter || !model.parameters.some((p) => p.in === 'query' && p.name === page)) {
@@ -43,11 +46,12 @@ function rowOf(model: OperationModel): OperationRow {
     }
     const defaultSize = sizeParameter.schema.default;
     pagination = {
+      kind,
       page,
       size,
       defaultSize: typeof defaultSize === 'number' ? defaultSize : null,
       // Defaults fit interfaces A and D ({ meta, data[] }, pages from 1); the API Pix says otherwise explicitly.
-      firstPage: typeof paging.firstPage === 'number' ? paging.firstPage : 1,
+      firstPage: kind === 'offset' ? 0 : typeof paging.firstPage === 'number' ? paging.firstPage : 1,
       items: typeof paging.items === 'string' ? paging.items : 'data',
       meta: typeof paging.meta === 'string' ? paging.meta : 'meta',
     };
@@ -97,6 +101,8 @@ function tableEntry(row: OperationRow): Record<string, unknown> {
     errorTypes: Array.isArray(op['x-error-types']) ? op['x-error-types'].map(String) : [],
     jwsPayload: typeof op['x-jws-payload'] === 'string' ? op['x-jws-payload'] : null,
     source: typeof op['x-source'] === 'string' ? op['x-source'] : null,
+    accountHeader: model.parameters.find((p) => p.in === 'header' && p.name.toLowerCase() === 'x-account-id')?.name ?? null,
+    pathCaseInsensitive: op['x-path-case-insensitive'] === true,
     provisional: op['x-provisional'] === true,
     provisionalReason: typeof op['x-provisional-reason'] === 'string' ? op['x-provisional-reason'] : null,
     successStatuses: model.responses.map((r) => r.status).filter((s) => /^2\d\d$/.test(s)).map(Number),
@@ -118,6 +124,25 @@ function docComment(row: OperationRow): string {
   return lines.join('\n').replace(/\*\//g, '*\\/');
 }
 
+/** The webhook deliveries (`webhooks:`): event type -> payload schema, and the payload type of each. */
+function emitEvents(file: SourceFile, document: JsonObject): void {
+  const events = webhooksOf(document);
+  if (events.length === 0) return;
+  const table = Object.fromEntries(events.map((e) => [e.type, { type: e.type, schema: e.schema, operationId: e.operationId, summary: e.summary }]));
+  file.addVariableStatement({
+    isExported: true,
+    declarationKind: VariableDeclarationKind.Const,
+    docs: ['Every webhook event type delivered by the interface, with the component schema of its payload.'],
+    declarations: [{ name: 'eventTable', initializer: `${JSON.stringify(table, null, 2)} as const` }],
+  });
+  file.addInterface({
+    isExported: true,
+    name: 'EventPayloads',
+    docs: ['The payload of each event type, as delivered.'],
+    properties: events.map((e) => ({ name: JSON.stringify(e.type), type: `components["schemas"][${JSON.stringify(e.schema)}]` })),
+  });
+}
+
 export function emitOperations(document: JsonObject, identifier: string): { operations: string; operationTypes: string } {
   const rows = operationsOf(document).map(rowOf);
   const Name = identifier[0]!.toUpperCase() + identifier.slice(1);
@@ -127,7 +152,8 @@ export function emitOperations(document: JsonObject, identifier: string): { oper
   });
   const file = project.createSourceFile('operations.ts');
   file.addStatements(`/* ${generatedBanner} */`);
-  file.addImportDeclaration({ isTypeOnly: true, moduleSpecifier: './types.js', namedImports: ['operations'] });
+  const hasEvents = webhooksOf(document).length > 0;
+  file.addImportDeclaration({ isTypeOnly: true, moduleSpecifier: './types.js', namedImports: hasEvents ? ['components', 'operations'] : ['operations'] });
   file.addImportDeclaration({
     isTypeOnly: true,
     moduleSpecifier: '../operation-types.js',
@@ -207,6 +233,7 @@ export function emitOperations(document: JsonObject, identifier: string): { oper
     ],
   });
   file.addTypeAlias({ isExported: true, name: `${Name}Facade`, type: `ReturnType<typeof create${Name}Facade>` });
+  emitEvents(file, document);
   file.formatText({ indentSize: 2, convertTabsToSpaces: true });
 
   const template = readFileSync(join(projectRoot, 'scripts/templates/operation-types.ts'), 'utf8');

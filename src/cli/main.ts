@@ -5,6 +5,7 @@
  *   contrato validate <interface> <METHOD> <path> request [file|-]
  *   contrato validate <interface> <METHOD> <path> response:<STATUS> [file|-]
  *   contrato validate <interface> schema <Name> [file|-]
+ *   contrato validate events <type> [file|-]
  *   contrato format <name> <value>
  *   contrato brcode decode <code> | encode --key … --name … --city …
  *   contrato mock [interface...]
@@ -24,6 +25,7 @@ const usage = `usage:
   contrato validate <interface> <METHOD> <path> request [file|-]
   contrato validate <interface> <METHOD> <path> response:<STATUS> [file|-]
   contrato validate <interface> schema <Name> [file|-]
+  contrato validate events <type> [file|-]     (type as delivered: TRANSFER, invoice.paid, crypto.order.updated, ...)
   contrato format <name> <value>
   contrato brcode decode <code|->
   contrato brcode encode (--key <key> | --url <location>) --name <name> --city <city> [--amount 10.50] [--txid <id>] [--description <text>]
@@ -47,7 +49,16 @@ function readDocument(file: string | undefined): unknown {
   }
 }
 
+/** A delivered webhook payload checked as an event of the given type (section 6). */
+async function validateEventCommand(args: string[]): Promise<number> {
+  const { checkEvent, eventTypes, isEventType } = await import('../events/parse.js');
+  const [type, file] = args;
+  if (!type || !isEventType(type)) throw new UsageError(`unknown event type ${JSON.stringify(type ?? '')}; known: ${eventTypes.join(', ')}`);
+  return report(checkEvent(type, readDocument(file)));
+}
+
 async function validateCommand(args: string[]): Promise<number> {
+  if (args[0] === 'events') return validateEventCommand(args.slice(1));
   const name = interfaceArgument(args[0]);
   const modules = await loadInterface(name);
   if (args[1] === 'schema') {

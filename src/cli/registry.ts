@@ -59,6 +59,19 @@ const loaders: Record<InterfaceName, () => Promise<InterfaceModules>> = {
     return merged([api, location]);
   },
   'pix-location': pixLocationModules,
+  accounts: async () => {
+    const [operations, validators, checks] = await Promise.all([
+      import('../../generated/accounts/operations.js'),
+      import('../../generated/accounts/validators.js'),
+      import('../accounts/checks.js'),
+    ]);
+    return {
+      operationTable: operations.operationTable,
+      validators: validators.validators as InterfaceModules['validators'],
+      patternDescriptions: validators.patternDescriptions,
+      crossFieldChecks: checks.accountsChecks,
+    };
+  },
   'core-banking': async () => {
     const [operations, validators, checks] = await Promise.all([
       import('../../generated/core-banking/operations.js'),

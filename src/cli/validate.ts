@@ -26,7 +26,8 @@ export interface OperationMatch {
 export function matchOperation(modules: InterfaceModules, method: string, path: string): OperationMatch | null {
   const wanted = method.toLowerCase();
   const candidates = Object.values(modules.operationTable).filter((info) => info.method === wanted);
-  const exact = candidates.find((info) => info.path === path);
+  // Webhook registration paths take their type segment in any case (section 4.5).
+  const exact = candidates.find((info) => info.path === path || (info.pathCaseInsensitive && info.path.toLowerCase() === path.split('?')[0]!.toLowerCase()));
   if (exact) return { info: exact, pathParameters: {}, concrete: false };
   const segments = path.split('?')[0]!.split('/');
   const fitting: { match: OperationMatch; literals: number; valid: boolean }[] = [];

@@ -7,7 +7,7 @@
 import { createCoreBankingFacade, operationTable, type CoreBankingFacade } from '../../generated/core-banking/operations.js';
 import { patternDescriptions, validators } from '../../generated/core-banking/validators.js';
 import { coreBankingTokenFlow } from '../runtime/auth-flows.js';
-import { commonRuntimeOptions, tokenCacheFor, type ClientOptions } from '../runtime/client-options.js';
+import { commonRuntimeOptions, tokenCacheFor, withRoutes, type ClientOptions } from '../runtime/client-options.js';
 import type { RateLimit } from '../runtime/rate-limiter.js';
 import { createRuntime, type OperationValidatorSet } from '../runtime/runtime.js';
 import { checkBaseUrl, Transport, type TlsOptions } from '../runtime/transport.js';
@@ -37,7 +37,7 @@ export function createCoreBankingClient(options: CoreBankingClientOptions): Core
   const runtime = createRuntime({
     ...commonRuntimeOptions(options, transport, tokens, coreBankingRateLimits),
     baseUrl,
-    operations: operationTable,
+    operations: withRoutes(operationTable, options.routes),
     validators: validators.operations as Record<string, OperationValidatorSet>,
     tokens,
     patternDescriptions,

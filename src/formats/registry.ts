@@ -18,6 +18,7 @@ export interface FormatDefinition {
 export const formats = {
   cpf: { description: 'a CPF: 11 digits with valid check digits', check: checkCpf },
   cnpj: { description: 'a CNPJ: 14 characters (numeric or alphanumeric) with valid check digits', check: checkCnpj },
+  'cpf-cnpj': { description: 'a CPF (11 digits) or a CNPJ (14 characters), with valid check digits', check: (value: string) => (value.length === 11 ? checkCpf(value) : checkCnpj(value)) },
   ispb: { description: 'an ISPB: 8 digits', check: checkIspb },
   txid: { description: 'a txid: 26 to 35 letters or digits', check: checkTxid },
   e2eid: { description: 'an end-to-end id: E or D, ISPB, yyyyMMddHHmm and 11 letters or digits (32 characters)', check: checkEndToEndId },

@@ -12,7 +12,7 @@ import { validators as locationValidators } from '../../generated/pix-location/v
 import { pixTokenFlow } from '../runtime/auth-flows.js';
 import { ConfigurationError, ResponseValidationError } from '../runtime/errors.js';
 import { decodeJws } from '../runtime/jws.js';
-import { commonRuntimeOptions, tokenCacheFor, type ClientOptions } from '../runtime/client-options.js';
+import { commonRuntimeOptions, tokenCacheFor, withRoutes, type ClientOptions } from '../runtime/client-options.js';
 import { createRuntime, type OperationValidatorSet } from '../runtime/runtime.js';
 import { checkBaseUrl, Transport, type TlsOptions } from '../runtime/transport.js';
 import { check, type CompiledValidator } from '../runtime/validation.js';
@@ -64,7 +64,7 @@ export function createPixClient(options: PixClientOptions): PixClient {
   const runtime = createRuntime({
     ...common,
     baseUrl,
-    operations: operationTable,
+    operations: withRoutes(operationTable, options.routes),
     validators: validators.operations as Record<string, OperationValidatorSet>,
     tokens,
     basicCredentials: { clientId: options.clientId, clientSecret: options.clientSecret },

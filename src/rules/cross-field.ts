@@ -219,3 +219,16 @@ export const reductionsBelowOriginal: CrossFieldCheck = {
     return issues;
   },
 };
+
+/** A field that needs another of the same part (crypto-risk list: `address` requires `network`, section 4.7). */
+export function requires(options: { readonly name: string; readonly part: 'query' | 'body'; readonly field: string; readonly needs: string }): CrossFieldCheck {
+  const { name, part, field, needs } = options;
+  return {
+    name,
+    description: `${field} requires ${needs}`,
+    check: (request) => {
+      const values = asRecord(request[part]);
+      return values[field] !== undefined && values[needs] === undefined ? [issue(`/${part}/${needs}`, name, `is required when ${field} is given`)] : [];
+    },
+  };
+}

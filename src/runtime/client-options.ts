@@ -2,6 +2,8 @@
  * Options every contrato client takes, and how they become runtime options; each interface module adds
  * only what is its own (address, token flow, defaults such as core-banking's rate limits).
  */
+import type { OperationInfo } from '../../generated/operation-types.js';
+import { ConfigurationError } from './errors.js';
 import type { Logger } from './logging.js';
 import { RateLimiter, type RateLimit } from './rate-limiter.js';
 import type { RetryPolicy } from './retry.js';
@@ -30,6 +32,32 @@ export interface ClientOptions {
   readonly logger?: Logger;
   /** Mask CPF/CNPJ in logs (default true). */
   readonly maskDocuments?: boolean;
+  /**
+   * Paths of provisional operations (routes the interface specification does not show), by operationId,
+   * e.g. `{ 'ted.create': '/transfers/ted' }` once the provider publishes them. Same path parameters.
+   */
+  readonly routes?: Readonly<Record<string, string>>;
+}
+
+/** The operation table with the caller's routes for provisional operations; shown routes cannot change. */
+export function withRoutes<Table extends Readonly<Record<string, OperationInfo>>>(table: Table, routes: Readonly<Record<string, string>> | undefined): Table {
+  if (!routes) return table;
+  const parametersOf = (path: string): string =>
+    path
+      .split('/')
+      .filter((segment) => segment.startsWith('{') && segment.endsWith('}'))
+      .sort()
+      .join(',');
+  const result: Record<string, OperationInfo> = { ...table };
+  for (const [operationId, path] of Object.entries(routes)) {
+    const info = table[operationId];
+    if (!info) throw new ConfigurationError(`routes: unknown operation ${operationId}`);
+    if (!info.provisional) throw new ConfigurationError(`routes: ${operationId} has the route the interface specification shows (${info.path}); only provisional routes can be overridden`);
+    if (!path.startsWith('/')) throw new ConfigurationError(`routes: ${operationId}: ${path} must start with /`);
+    if (parametersOf(path) !== parametersOf(info.path)) throw new ConfigurationError(`routes: ${operationId}: ${path} must have the path parameters of ${info.path}`);
+    result[operationId] = { ...info, path };
+  }
+  return result as Table;
 }
 
 /** The client's token cache over its interface's token flow; every issued token is logged (without the token). */

@@ -53,6 +53,11 @@ export interface RuntimeOptions {
   readonly responseValidation?: ResponseValidation;
   /** Plain-words meaning of each pattern of the spec, for error messages. */
   readonly patternDescriptions?: Readonly<Record<string, string>>;
+  /**
+   * Adjusts the headers of a call before it is checked (interface A adds `x-account-id` for BaaS
+   * credentials); may throw a ConfigurationError to stop a call that cannot be right.
+   */
+  readonly prepareHeaders?: (info: OperationInfo, header: Record<string, unknown> | undefined) => Record<string, unknown> | undefined;
   /** Rules across fields (or against today) by operationId, run once the schema passed. */
   readonly crossFieldChecks?: CrossFieldChecks;
   readonly retry?: Partial<RetryPolicy>;
@@ -95,6 +100,24 @@ interface CallArgs {
 const parameterLocations = ['path', 'query', 'header'] as const;
 const correlationHeaders = ['x-correlation-id', 'correlation-id', 'x-request-id', 'request-id'];
 
+/** A multipart body from an object of fields: binary parts (Blob, bytes) as files, the rest as text. */
+function multipartBody(body: Record<string, unknown>): FormData {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(body)) {
+    if (value === undefined) continue;
+    if (value instanceof Blob) form.append(name, value, value instanceof File ? value.name : name);
+    else if (value instanceof Uint8Array) form.append(name, new Blob([value]), name);
+    else form.append(name, String(value));
+  }
+  return form;
+}
+
+/** Binary parts stand in as a string while the fields of a multipart body are checked against the schema. */
+function validatableBody(info: OperationInfo, body: unknown): unknown {
+  if (info.requestBody?.mediaType !== 'multipart/form-data' || typeof body !== 'object' || body === null) return body;
+  return Object.fromEntries(Object.entries(body).map(([name, value]) => [name, value instanceof Blob || value instanceof Uint8Array ? '(binary)' : value]));
+}
+
 /** Request header names are case-insensitive; use the spelling the spec declares. */
 function canonicalHeaders(info: OperationInfo, header: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
   if (!header) return undefined;
@@ -117,7 +140,7 @@ export function validateRequest(
     }
   }
   if (validators.body) {
-    if (args.body !== undefined) issues.push(...check(validators.body, args.body, '/body', patterns));
+    if (args.body !== undefined) issues.push(...check(validators.body, validatableBody(info, args.body), '/body', patterns));
     else if (info.requestBody?.required) issues.push({ pointer: '/body', rule: 'required', message: 'is required (required)' });
   } else if (args.body !== undefined) {
     issues.push({ pointer: '/body', rule: 'additionalProperties', message: 'this operation takes no body' });
@@ -195,12 +218,15 @@ export function createRuntime(options: RuntimeOptions): FacadeRuntime {
     log('debug', 'request', info.operationId, { method: info.method.toUpperCase(), path: info.path, attempt: context.attempts, args, headers });
     const started = performance.now();
     try {
-      const form = info.requestBody?.mediaType === 'application/x-www-form-urlencoded';
+      const mediaType = info.requestBody?.mediaType;
+      const form = mediaType === 'application/x-www-form-urlencoded';
       const result = await request(info.method, info.path, {
         params: { path: args.path, query: args.query, header: args.header },
         body: args.body,
         headers: form ? { ...headers, 'content-type': 'application/x-www-form-urlencoded' } : headers,
         ...(form ? { bodySerializer: (body: Record<string, string>) => new URLSearchParams(body).toString() } : {}),
+        // fetch writes the multipart boundary itself from the FormData.
+        ...(mediaType === 'multipart/form-data' ? { bodySerializer: multipartBody } : {}),
         // A payload location answers with a compact JWS, not JSON.
         ...(info.jwsPayload ? { parseAs: 'text' } : {}),
         signal,
@@ -252,7 +278,8 @@ export function createRuntime(options: RuntimeOptions): FacadeRuntime {
   async function invoke(operationId: string, rawArgs: object, callOptions?: CallOptions): Promise<unknown> {
     const { info, validators } = infoOf(operationId);
     const given = rawArgs as CallArgs;
-    const header = canonicalHeaders(info, given.header);
+    const canonical = canonicalHeaders(info, given.header);
+    const header = options.prepareHeaders ? options.prepareHeaders(info, canonical) : canonical;
     let args: CallArgs = { ...given, ...(header ? { header } : {}) };
     let idempotencyKey: string | undefined;
     if (info.idempotencyKeyRule) {
@@ -335,16 +362,22 @@ export function createRuntime(options: RuntimeOptions): FacadeRuntime {
     const paging = info.pagination;
     if (!paging) throw new ConfigurationError(`${operationId} is not a paginated operation`);
     const args = rawArgs as CallArgs;
-    let page = Number(args.query?.[paging.page] ?? paging.firstPage);
+    let position = Number(args.query?.[paging.page] ?? paging.firstPage);
     const size = Number(args.query?.[paging.size] ?? paging.defaultSize ?? 0);
     for (;;) {
-      const result = (await invoke(operationId, { ...args, query: { ...args.query, [paging.page]: page } }, callOptions)) as Record<string, unknown> | undefined;
+      const result = (await invoke(operationId, { ...args, query: { ...args.query, [paging.page]: position } }, callOptions)) as Record<string, unknown> | undefined;
       yield result;
       const items = result?.[paging.items];
-      const meta = paging.meta.split('.').reduce<unknown>((value, key) => (value as Record<string, unknown> | undefined)?.[key], result);
+      const meta = (paging.meta.split('.').reduce<unknown>((value, key) => (value as Record<string, unknown> | undefined)?.[key], result) ?? {}) as Record<string, unknown>;
       const received = Array.isArray(items) ? items.length : 0;
-      if (!hasNextPage((meta ?? {}) as Record<string, unknown>, page - paging.firstPage + 1, size, received)) return;
-      page += 1;
+      if (paging.kind === 'offset') {
+        // Offset lists (total, limit, offset): the next page starts after the items received.
+        if (!hasNextOffset(meta, position, size, received)) return;
+        position += received;
+      } else {
+        if (!hasNextPage(meta, position - paging.firstPage + 1, size, received)) return;
+        position += 1;
+      }
     }
   }
 
@@ -362,5 +395,12 @@ export function hasNextPage(meta: Record<string, unknown>, page: number, size: n
   if ('nextPage' in meta) return typeof meta.nextPage === 'number' && meta.nextPage > page;
   if (typeof meta.lastPage === 'number') return page < meta.lastPage;
   if (typeof meta.total === 'number' && size > 0) return page * size < meta.total;
+  return size > 0 && received >= size;
+}
+
+/** Whether items follow the `received` ones that started at `offset`: by the total, or else a full page. */
+export function hasNextOffset(meta: Record<string, unknown>, offset: number, size: number, received: number): boolean {
+  if (received === 0) return false;
+  if (typeof meta.total === 'number') return offset + received < meta.total;
   return size > 0 && received >= size;
 }

@@ -14,6 +14,8 @@ const known = new Set([
   'type', 'properties', 'required', 'additionalProperties', 'items', 'enum', 'const', 'format', 'pattern', 'minLength', 'maxLength',
   'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'minItems', 'maxItems', 'uniqueItems', '$ref', 'allOf', 'anyOf', 'oneOf',
   'not', 'maxProperties', 'if', 'then', 'else', 'default', 'description', 'title', 'examples', 'example', 'readOnly', 'writeOnly', 'deprecated',
+  // Annotations only (ajv asserts none of them).
+  '$schema', 'contentEncoding', 'contentMediaType',
 ]);
 
 function isComposed(schema: JsonObject): boolean {
@@ -69,6 +71,8 @@ const formatArbitraries: Record<string, () => fc.Arbitrary<string>> = {
     ([a, b, c, d, prefix]) => `${a}.${b}.${c}.${d}${prefix === null ? '' : `/${prefix}`}`,
   ),
   cpf: cpfArbitrary,
+  'cpf-cnpj': () => fc.oneof(cpfArbitrary(), formatArbitraries.cnpj!()),
+  decimal: () => fc.stringMatching(/^[1-9]\d{0,19}(\.\d{1,18})?$/),
   cnpj: () => fc.string({ unit: fc.constantFrom(...'0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ'), minLength: 12, maxLength: 12 }).map((base) => base + cnpjCheckDigits(base)).filter((v) => !/^(.)\1*$/.test(v)),
   ispb: () => digits(8),
   txid: () => fc.stringMatching(/^[a-zA-Z0-9]{26,35}$/),
