@@ -1443,7 +1443,7 @@ export interface components {
             key?: string;
             /** @description Type of the key. */
             keyType?: "EVP" | "CPF" | "CNPJ" | "EMAIL" | "PHONE" | (string & {});
-            /** @description Branch of the account, 4 digits. */
+            /** @description Branch of the account, 4 digits (section 2.2). */
             branch?: string;
             /** @description Account number. */
             accountNumber?: string;
@@ -1746,7 +1746,7 @@ export interface components {
             movementCount?: number;
             /** @description Sum of the credits of the period. */
             creditAmount?: number;
-            /** @description Sum of the debits of the period, negative for outflows. */
+            /** @description Sum of the debits of the period, negative for outflows (zero when there are none). */
             debitAmount?: number;
             /** @description Net change of the period. */
             diffAmount?: number;
