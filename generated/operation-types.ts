@@ -60,6 +60,10 @@ export interface OperationInfo {
   readonly jwsPayload: string | null;
   /** Where the description comes from when the interface specification only names it (`api-pix-standard`). */
   readonly source: string | null;
+  /** Body member that carries the idempotency key (interface C's fraud marker `RequestId`): filled when absent, kept on retries. */
+  readonly idempotencyBodyField: string | null;
+  /** Name of the message this operation sends (interface C: `pacs.008`, `dict.create-key`, ...). */
+  readonly message: string | null;
   /** Header selecting the child account (`x-account-id`) on the account-operational endpoints of interface A. */
   readonly accountHeader: string | null;
   /** The last path segment may be sent in any case (webhook registration types, section 4.5). */
@@ -82,6 +86,8 @@ export interface CallOptions {
   readonly timeoutMs?: number;
   /** Retries after the first attempt, overriding the client's policy. */
   readonly maxRetries?: number;
+  /** Told of the successful answer's status and headers (e.g. interface C's `svc-pull-next`), before the result returns. */
+  readonly onResponse?: (answer: { readonly status: number; readonly headers: Headers }) => void;
 }
 
 type Defined<T> = Exclude<T, undefined>;

@@ -180,7 +180,9 @@ export function operationsOf(document: JsonObject): OperationModel[] {
             const type = pointerGet(document, `/components/securitySchemes/${scheme}/type`);
             const httpScheme = String(pointerGet(document, `/components/securitySchemes/${scheme}/scheme`) ?? '').toLowerCase();
             if (type === 'http' && httpScheme === 'basic') basicAuth = true;
-            if (type !== 'oauth2' && type !== 'openIdConnect' && !(type === 'http' && httpScheme === 'bearer')) continue;
+            // An API key in a header is a token too (interface C's svc-token); the runtime says how it is sent.
+            const headerKey = type === 'apiKey' && pointerGet(document, `/components/securitySchemes/${scheme}/in`) === 'header';
+            if (type !== 'oauth2' && type !== 'openIdConnect' && !(type === 'http' && httpScheme === 'bearer') && !headerKey) continue;
             secured = true;
             if (Array.isArray(list)) for (const scope of list) scopes.add(String(scope));
           }

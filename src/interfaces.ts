@@ -18,6 +18,7 @@ export const interfaces = [
   { name: 'accounts', identifier: 'accounts', title: 'Accounts API', letter: 'A', mockPort: 4011 },
   { name: 'pix', identifier: 'pix', title: 'Pix receiving API', letter: 'B', mockPort: 4012 },
   { name: 'pix-location', identifier: 'pixLocation', title: 'Pix payload locations', letter: 'B', mockPort: 4015 },
+  { name: 'messages', identifier: 'messages', title: 'Pix message exchange API', letter: 'C', mockPort: 4013 },
   { name: 'core-banking', identifier: 'coreBanking', title: 'Core banking API', letter: 'D', mockPort: 4014 },
 ] as const satisfies readonly InterfaceInfo[];
 

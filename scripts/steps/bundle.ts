@@ -38,5 +38,21 @@ export async function bundleSpec(root: string): Promise<JsonObject> {
   });
   const errors = result.problems.filter((problem) => problem.severity === 'error');
   if (errors.length > 0) throw new Error(`bundling ${root} failed:\n${describe(errors)}`);
-  return result.bundle.parsed as JsonObject;
+  return withoutDocumentIdentity(result.bundle.parsed as JsonObject);
+}
+
+/**
+ * A standalone schema file (a message of interface C) carries `$id`, `$schema` and local `$defs`; once
+ * bundled, its `$ref`s point at `#/components/schemas/…`, so `$id` would re-base them and break every
+ * consumer. The bundle keeps the schema and drops its identity: the files keep it for direct use.
+ */
+function withoutDocumentIdentity(document: JsonObject): JsonObject {
+  const schemas = (document.components as JsonObject | undefined)?.schemas as Record<string, JsonObject> | undefined;
+  for (const schema of Object.values(schemas ?? {})) {
+    delete schema.$id;
+    delete schema.$schema;
+    // Its members were lifted into components by title; the local copies are no longer referenced.
+    delete schema.$defs;
+  }
+  return document;
 }

@@ -101,6 +101,8 @@ function tableEntry(row: OperationRow): Record<string, unknown> {
     errorTypes: Array.isArray(op['x-error-types']) ? op['x-error-types'].map(String) : [],
     jwsPayload: typeof op['x-jws-payload'] === 'string' ? op['x-jws-payload'] : null,
     source: typeof op['x-source'] === 'string' ? op['x-source'] : null,
+    idempotencyBodyField: typeof op['x-idempotency-body-field'] === 'string' ? op['x-idempotency-body-field'] : null,
+    message: typeof op['x-message'] === 'string' ? op['x-message'] : null,
     accountHeader: model.parameters.find((p) => p.in === 'header' && p.name.toLowerCase() === 'x-account-id')?.name ?? null,
     pathCaseInsensitive: op['x-path-case-insensitive'] === true,
     provisional: op['x-provisional'] === true,
@@ -143,6 +145,32 @@ function emitEvents(file: SourceFile, document: JsonObject): void {
   });
 }
 
+/** Operations that send one message each (`x-message`): message name -> operationId and body schema. */
+function emitMessages(file: SourceFile, rows: readonly OperationRow[]): void {
+  const messages = rows.filter((row) => typeof row.model.operation['x-message'] === 'string');
+  if (messages.length === 0) return;
+  const table = Object.fromEntries(
+    messages.map((row) => {
+      const ref = row.model.requestBody?.schema.$ref;
+      if (typeof ref !== 'string' || !ref.startsWith('#/components/schemas/')) throw new Error(`${row.model.operationId}: x-message needs a body that is a component schema`);
+      return [String(row.model.operation['x-message']), { message: String(row.model.operation['x-message']), operationId: row.model.operationId, schema: ref.slice('#/components/schemas/'.length) }];
+    }),
+  );
+  file.addVariableStatement({
+    isExported: true,
+    declarationKind: VariableDeclarationKind.Const,
+    docs: ['Every message the interface sends, by name: the operation that sends it and the component schema of its body.'],
+    declarations: [{ name: 'messageTable', initializer: `${JSON.stringify(table, null, 2)} as const` }],
+  });
+  file.addTypeAlias({ isExported: true, name: 'MessageName', type: 'keyof typeof messageTable' });
+  file.addInterface({
+    isExported: true,
+    name: 'MessagePayloads',
+    docs: ['The body of each message, as sent.'],
+    properties: messages.map((row) => ({ name: JSON.stringify(row.model.operation['x-message']), type: `components["schemas"][${JSON.stringify(String(row.model.requestBody!.schema.$ref).slice('#/components/schemas/'.length))}]` })),
+  });
+}
+
 export function emitOperations(document: JsonObject, identifier: string): { operations: string; operationTypes: string } {
   const rows = operationsOf(document).map(rowOf);
   const Name = identifier[0]!.toUpperCase() + identifier.slice(1);
@@ -152,8 +180,8 @@ export function emitOperations(document: JsonObject, identifier: string): { oper
   });
   const file = project.createSourceFile('operations.ts');
   file.addStatements(`/* ${generatedBanner} */`);
-  const hasEvents = webhooksOf(document).length > 0;
-  file.addImportDeclaration({ isTypeOnly: true, moduleSpecifier: './types.js', namedImports: hasEvents ? ['components', 'operations'] : ['operations'] });
+  const needsComponents = webhooksOf(document).length > 0 || operationsOf(document).some((o) => typeof o.operation['x-message'] === 'string');
+  file.addImportDeclaration({ isTypeOnly: true, moduleSpecifier: './types.js', namedImports: needsComponents ? ['components', 'operations'] : ['operations'] });
   file.addImportDeclaration({
     isTypeOnly: true,
     moduleSpecifier: '../operation-types.js',
@@ -234,6 +262,7 @@ export function emitOperations(document: JsonObject, identifier: string): { oper
   });
   file.addTypeAlias({ isExported: true, name: `${Name}Facade`, type: `ReturnType<typeof create${Name}Facade>` });
   emitEvents(file, document);
+  emitMessages(file, rows);
   file.formatText({ indentSize: 2, convertTabsToSpaces: true });
 
   const template = readFileSync(join(projectRoot, 'scripts/templates/operation-types.ts'), 'utf8');

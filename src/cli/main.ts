@@ -6,6 +6,7 @@
  *   contrato validate <interface> <METHOD> <path> response:<STATUS> [file|-]
  *   contrato validate <interface> schema <Name> [file|-]
  *   contrato validate events <type> [file|-]
+ *   contrato validate messages <message> [file|-]
  *   contrato format <name> <value>
  *   contrato brcode decode <code> | encode --key … --name … --city …
  *   contrato mock [interface...]
@@ -26,6 +27,7 @@ const usage = `usage:
   contrato validate <interface> <METHOD> <path> response:<STATUS> [file|-]
   contrato validate <interface> schema <Name> [file|-]
   contrato validate events <type> [file|-]     (type as delivered: TRANSFER, invoice.paid, crypto.order.updated, ...)
+  contrato validate messages <message> [file|-] (pacs.008, pain.012-authorization, dict.create-key, ...)
   contrato format <name> <value>
   contrato brcode decode <code|->
   contrato brcode encode (--key <key> | --url <location>) --name <name> --city <city> [--amount 10.50] [--txid <id>] [--description <text>]
@@ -57,8 +59,24 @@ async function validateEventCommand(args: string[]): Promise<number> {
   return report(checkEvent(type, readDocument(file)));
 }
 
+/** A message of interface C checked against its schema, by the names of section 2.12 (`pacs.008`, `dict.create-key`). */
+async function validateMessageCommand(args: string[]): Promise<number> {
+  const [{ messageTable }, { validators, patternDescriptions }, { check }] = await Promise.all([
+    import('../../generated/messages/operations.js'),
+    import('../../generated/messages/validators.js'),
+    import('../runtime/validation.js'),
+  ]);
+  const [message, file] = args;
+  const entry = message ? (messageTable as Record<string, { schema: string } | undefined>)[message] : undefined;
+  if (!entry) throw new UsageError(`unknown message ${JSON.stringify(message ?? '')}; known: ${Object.keys(messageTable).join(', ')}`);
+  const validator = (validators.schemas as Record<string, Parameters<typeof check>[0]>)[entry.schema]!;
+  return report(check(validator, readDocument(file), '', patternDescriptions));
+}
+
 async function validateCommand(args: string[]): Promise<number> {
   if (args[0] === 'events') return validateEventCommand(args.slice(1));
+  // `messages` is also an interface: `validate messages POST /path request` and `… schema X` keep that form.
+  if (args[0] === 'messages' && args[1] !== 'schema' && !/^(get|put|post|patch|delete|head|options)$/i.test(args[1] ?? '')) return validateMessageCommand(args.slice(1));
   const name = interfaceArgument(args[0]);
   const modules = await loadInterface(name);
   if (args[1] === 'schema') {

@@ -72,6 +72,15 @@ const loaders: Record<InterfaceName, () => Promise<InterfaceModules>> = {
       crossFieldChecks: checks.accountsChecks,
     };
   },
+  messages: async () => {
+    const [operations, validators] = await Promise.all([import('../../generated/messages/operations.js'), import('../../generated/messages/validators.js')]);
+    return {
+      operationTable: operations.operationTable,
+      validators: validators.validators as InterfaceModules['validators'],
+      patternDescriptions: validators.patternDescriptions,
+      crossFieldChecks: {},
+    };
+  },
   'core-banking': async () => {
     const [operations, validators, checks] = await Promise.all([
       import('../../generated/core-banking/operations.js'),

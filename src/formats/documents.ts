@@ -54,3 +54,15 @@ export function checkCnpj(value: string): FormatResult {
   if (cnpjCheckDigits(value.slice(0, 12)) !== value.slice(12)) return invalid('the CNPJ check digits do not match');
   return valid;
 }
+
+/**
+ * A CPF or CNPJ written as a number (interface C, section 2.12: "cpfCnpj is 11 to 14 digits"): 11 digits
+ * are a CPF, or a CNPJ that lost three leading zeros; 12 to 14 digits are a CNPJ that lost its leading
+ * zeros. Valid when the digits, padded back, have valid check digits.
+ */
+export function checkCpfCnpjDigits(value: string): FormatResult {
+  if (!/^\d{11,14}$/.test(value)) return invalid('must be 11 to 14 digits');
+  const asCnpj = checkCnpj(value.padStart(14, '0'));
+  if (value.length > 11) return asCnpj.valid ? valid : invalid('the CNPJ check digits do not match');
+  return checkCpf(value).valid || asCnpj.valid ? valid : invalid('the check digits match neither a CPF nor a CNPJ');
+}

@@ -4,7 +4,7 @@
  */
 import { checkBoletoBarcode, checkBoletoLine, checkConvenioLine } from './boleto.js';
 import { checkBrCode } from './brcode.js';
-import { checkCnpj, checkCpf } from './documents.js';
+import { checkCnpj, checkCpf, checkCpfCnpjDigits } from './documents.js';
 import { checkEndToEndId, checkEvp, checkIdRec, checkIspb, checkPhone, checkPixKey, checkTxid } from './pix.js';
 import type { FormatResult } from './result.js';
 import { checkBrlAmount, checkDecimal, checkIbgeMunicipality, checkIpv4OrCidr } from './values.js';
@@ -19,6 +19,7 @@ export const formats = {
   cpf: { description: 'a CPF: 11 digits with valid check digits', check: checkCpf },
   cnpj: { description: 'a CNPJ: 14 characters (numeric or alphanumeric) with valid check digits', check: checkCnpj },
   'cpf-cnpj': { description: 'a CPF (11 digits) or a CNPJ (14 characters), with valid check digits', check: (value: string) => (value.length === 11 ? checkCpf(value) : checkCnpj(value)) },
+  'cpf-cnpj-digits': { description: 'a CPF or CNPJ as digits, 11 to 14 (a CNPJ may lose its leading zeros), with valid check digits', check: checkCpfCnpjDigits },
   ispb: { description: 'an ISPB: 8 digits', check: checkIspb },
   txid: { description: 'a txid: 26 to 35 letters or digits', check: checkTxid },
   e2eid: { description: 'an end-to-end id: E or D, ISPB, yyyyMMddHHmm and 11 letters or digits (32 characters)', check: checkEndToEndId },

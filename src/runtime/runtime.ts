@@ -5,6 +5,7 @@
  * retried (never a non-idempotent call without a key), and turns the answer into a result or a typed error.
  */
 import createClient from 'openapi-fetch';
+import { randomUUID } from 'node:crypto';
 import type { CallOptions, FacadeRuntime, OperationInfo } from '../../generated/operation-types.js';
 import { runCrossFieldChecks, type CrossFieldChecks } from '../rules/cross-field.js';
 import {
@@ -288,6 +289,12 @@ export function createRuntime(options: RuntimeOptions): FacadeRuntime {
       const existing = args.header?.[name];
       idempotencyKey = typeof existing === 'string' ? existing : (callOptions?.idempotencyKey ?? generateIdempotencyKey(info.idempotencyKeyRule));
       args = { ...args, header: { ...args.header, [name]: idempotencyKey } };
+    } else if (info.idempotencyBodyField && typeof args.body === 'object' && args.body !== null) {
+      // The key travels in the body (interface C's RequestId, a UUID): the same body on every retry.
+      const field = info.idempotencyBodyField;
+      const existing = (args.body as Record<string, unknown>)[field];
+      idempotencyKey = typeof existing === 'string' ? existing : (callOptions?.idempotencyKey ?? randomUUID());
+      args = { ...args, body: { ...(args.body as Record<string, unknown>), [field]: idempotencyKey } };
     }
     const schemaIssues = validateRequest(info, validators, args, options.patternDescriptions);
     if (schemaIssues.length > 0) throw new RequestValidationError(operationId, scrubIssues(schemaIssues));
@@ -331,6 +338,7 @@ export function createRuntime(options: RuntimeOptions): FacadeRuntime {
         if (response.ok) {
           const data = response.status === 204 ? undefined : outcome.data;
           checkResponse(info, validators, response.status, data, answered);
+          callOptions?.onResponse?.({ status: response.status, headers: response.headers });
           if (typeof data === 'object' && data !== null) {
             metaOfResults.set(data, { status: response.status, idempotencyKey, attempts, correlationId });
           }

@@ -18,6 +18,7 @@ const samples: Record<keyof typeof formats, [valid: string, invalid: string]> = 
   cpf: ['52998224725', '52998224724'],
   cnpj: ['12ABC34501DE35', '12ABC34501DE36'],
   'cpf-cnpj': ['11222333000181', '1122233300018'],
+  'cpf-cnpj-digits': ['360305000104', '360305000105'],
   ispb: ['60746948', '6074694'],
   txid: ['7d9f0335c8a14b5e9f1e2a3b4c5d6e7f', 'curto'],
   e2eid: ['E60746948202611211030a1B2c3D4e5F', 'E60746948202602301030a1B2c3D4e5F'],

@@ -15,7 +15,7 @@ const known = new Set([
   'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'minItems', 'maxItems', 'uniqueItems', '$ref', 'allOf', 'anyOf', 'oneOf',
   'not', 'maxProperties', 'if', 'then', 'else', 'default', 'description', 'title', 'examples', 'example', 'readOnly', 'writeOnly', 'deprecated',
   // Annotations only (ajv asserts none of them).
-  '$schema', 'contentEncoding', 'contentMediaType',
+  '$schema', '$comment', 'contentEncoding', 'contentMediaType',
 ]);
 
 function isComposed(schema: JsonObject): boolean {
@@ -72,6 +72,7 @@ const formatArbitraries: Record<string, () => fc.Arbitrary<string>> = {
   ),
   cpf: cpfArbitrary,
   'cpf-cnpj': () => fc.oneof(cpfArbitrary(), formatArbitraries.cnpj!()),
+  'cpf-cnpj-digits': () => fc.oneof(cpfArbitrary(), fc.string({ unit: fc.constantFrom(...'0123456789'), minLength: 12, maxLength: 12 }).map((base) => base + cnpjCheckDigits(base)).filter((v) => !/^(.)\1*$/.test(v))),
   decimal: () => fc.stringMatching(/^[1-9]\d{0,19}(\.\d{1,18})?$/),
   cnpj: () => fc.string({ unit: fc.constantFrom(...'0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ'), minLength: 12, maxLength: 12 }).map((base) => base + cnpjCheckDigits(base)).filter((v) => !/^(.)\1*$/.test(v)),
   ispb: () => digits(8),
