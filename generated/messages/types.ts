@@ -781,10 +781,7 @@ export interface components {
             tipoContaUsuarioPagador?: components["schemas"]["MessageRecurringAccountType"];
             /** @description Participant of the paying user (section 2.12: payer data). */
             participanteDoUsuarioPagador?: components["schemas"]["MessageParticipant"];
-            /**
-             * Format: ibge
-             * @description IBGE municipality code (section 2.12: "up to 7"): 7 digits.
-             */
+            /** @description Municipality code (section 2.12: "codMunIBGE up to 7"): at most 7 digits, as written; an IBGE code has 7. */
             codMunIBGE?: string;
             /** @description The debtor, when not the payer: name and CPF or CNPJ (section 2.12; echo of the request). */
             devedor?: {
