@@ -9,7 +9,7 @@
  *   contrato validate messages <message> [file|-]
  *   contrato format <name> <value>
  *   contrato brcode decode <code> | encode --key … --name … --city …
- *   contrato mock [interface...]
+ *   contrato mock [--dynamic] [interface...]   (--dynamic: answers generated from the schemas, seeded)
  *   contrato docs [--site <dir>]
  *
  * Exit codes: 0 valid / done, 1 invalid input, 2 usage error or unknown operation, schema or format.
@@ -129,8 +129,10 @@ async function main(argv: string[]): Promise<number> {
     case 'brcode':
       return brcodeCommand(rest, console_, () => readFileSync(0, 'utf8'));
     case 'mock': {
-      const names = rest.length > 0 ? rest.map(interfaceArgument) : interfaces.map((info) => info.name);
-      return untilInterrupted(await startAll(names, null));
+      const dynamic = rest.includes('--dynamic');
+      const chosen = rest.filter((arg) => arg !== '--dynamic');
+      const names = chosen.length > 0 ? chosen.map(interfaceArgument) : interfaces.map((info) => info.name);
+      return untilInterrupted(await startAll(names, null, { dynamic }));
     }
     case 'docs': {
       const siteIndex = rest.indexOf('--site');

@@ -1,12 +1,13 @@
 /** Long-running servers of the CLI: Prism mocks of the interfaces and the static docs site, on loopback. */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createReadStream, existsSync, statSync } from 'node:fs';
+import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { createRequire } from 'node:module';
-import type { AddressInfo } from 'node:net';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { dirname, extname, join, normalize, sep } from 'node:path';
 import { docsPort, findInterface, type InterfaceName } from '../interfaces.js';
-import { bundledSpecPath } from './registry.js';
+import { startMockFront } from './mock-front.js';
+import { bundledSpecPath, loadInterface, type InterfaceModules } from './registry.js';
 import { buildSite } from './site.js';
 
 export interface RunningServer {
@@ -26,12 +27,22 @@ function prismBin(): string {
   }
 }
 
-/**
- * Starts Prism on 127.0.0.1:`port` serving the bundled spec of `name`, with request validation
- * (a bad request gets a 422 problem). Resolves once Prism listens.
- */
-export function startMock(name: InterfaceName, port: number, options: { dynamic?: boolean } = {}): Promise<RunningServer> {
+/** A port nobody listens on now, for a process of ours to take (Prism takes no port 0). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createNetServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** Prism on 127.0.0.1:`port` serving the bundled spec of `name`; resolves once it listens. */
+function startPrism(name: InterfaceName, port: number, options: { dynamic?: boolean }): Promise<RunningServer> {
   const args = [prismBin(), 'mock', '--host', '127.0.0.1', '--port', String(port), bundledSpecPath(name)];
+  // Dynamic answers are generated from the schemas with a fixed seed, so they repeat run after run.
   if (options.dynamic) args.push('--dynamic', '--seed', 'contrato');
   const child: ChildProcess = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   // Never leave a mock behind: if this process ends without stopping it, take it along.
@@ -61,6 +72,35 @@ export function startMock(name: InterfaceName, port: number, options: { dynamic?
     child.stderr?.on('data', onData);
     child.once('exit', (code) => reject(new Error(`prism for ${name} exited with ${code}:\n${output.slice(-2000)}`)));
   });
+}
+
+/** The CLI modules of one bundled document only (the pix name also loads the payload locations). */
+async function modulesOfDocument(name: InterfaceName): Promise<InterfaceModules> {
+  const modules = await loadInterface(name);
+  const document = JSON.parse(readFileSync(bundledSpecPath(name), 'utf8')) as { paths?: Record<string, Record<string, { operationId?: string }>> };
+  const ids = new Set(Object.values(document.paths ?? {}).flatMap((item) => Object.values(item).map((operation) => operation?.operationId)));
+  return { ...modules, operationTable: Object.fromEntries(Object.entries(modules.operationTable).filter(([id]) => ids.has(id))) };
+}
+
+/**
+ * The mock of `name` on 127.0.0.1:`port`: a front that answers an invalid request with a 422 problem
+ * naming each violation (the clients' own validators and rules), and Prism behind it for the rest.
+ */
+export async function startMock(name: InterfaceName, port: number, options: { dynamic?: boolean } = {}): Promise<RunningServer> {
+  const prism = await startPrism(name, await freePort(), options);
+  try {
+    const front = await startMockFront(await modulesOfDocument(name), prism.url, port);
+    return {
+      url: front.url,
+      stop: async () => {
+        await front.stop();
+        await prism.stop();
+      },
+    };
+  } catch (error) {
+    await prism.stop();
+    throw error;
+  }
 }
 
 const contentTypes: Record<string, string> = {
@@ -98,11 +138,11 @@ export function serveStatic(siteDir: string, port: number): Promise<RunningServe
 }
 
 /** Mocks of `names` on their fixed ports and, given a site folder, the docs site; prints their URLs. */
-export async function startAll(names: readonly InterfaceName[], siteDir: string | null): Promise<RunningServer[]> {
+export async function startAll(names: readonly InterfaceName[], siteDir: string | null, options: { dynamic?: boolean } = {}): Promise<RunningServer[]> {
   const servers: RunningServer[] = [];
   for (const name of names) {
     const info = findInterface(name)!;
-    const server = await startMock(name, info.mockPort);
+    const server = await startMock(name, info.mockPort, options);
     servers.push(server);
     console.log(`mock  ${name.padEnd(14)} ${server.url}`);
   }
