@@ -8,7 +8,6 @@ import { dirname, extname, join, normalize, sep } from 'node:path';
 import { docsPort, findInterface, type InterfaceName } from '../interfaces.js';
 import { startMockFront } from './mock-front.js';
 import { bundledSpecPath, loadInterface, type InterfaceModules } from './registry.js';
-import { buildSite } from './site.js';
 
 export interface RunningServer {
   readonly url: string;
@@ -147,6 +146,7 @@ export async function startAll(names: readonly InterfaceName[], siteDir: string 
     console.log(`mock  ${name.padEnd(14)} ${server.url}`);
   }
   if (siteDir) {
+    const { buildSite } = await import('./site.js');
     await buildSite(siteDir, { log: console.log });
     const server = await serveStatic(siteDir, docsPort);
     servers.push(server);

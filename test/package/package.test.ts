@@ -102,7 +102,7 @@ describe('the packed contrato', () => {
 
   it('runs the contrato bin', () => {
     const run = spawnSync(join(consumer, 'node_modules/.bin/contrato'), ['format', 'cpf', '52998224725'], { cwd: consumer, encoding: 'utf8' });
-    expect(run.status).toBe(0);
+    expect(run.status, run.stdout + run.stderr).toBe(0);
     const bad = spawnSync(join(consumer, 'node_modules/.bin/contrato'), ['validate', 'messages', 'pacs.002', '-'], { cwd: consumer, encoding: 'utf8', input: '{}' });
     expect(bad.status).toBe(1);
     expect(bad.stderr).toMatch(/idInstrucaoOriginal/);
