@@ -7,7 +7,9 @@
  *   contrato validate <interface> schema <Name> [file|-]
  *   contrato validate events <type> [file|-]
  *   contrato validate messages <message> [file|-]
- *   contrato format <name> <value>
+ *   contrato diff <old.json> <new.json>
+ *   contrato diff <old> <new>                    (two bundled specs; exit 1 on a breaking change without a new major version)
+  contrato format <name> <value>
  *   contrato brcode decode <code> | encode --key … --name … --city …
  *   contrato mock [--dynamic] [interface...]   (--dynamic: answers generated from the schemas, seeded)
  *   contrato docs [--site <dir>]
@@ -73,6 +75,30 @@ async function validateMessageCommand(args: string[]): Promise<number> {
   return report(check(validator, readDocument(file), '', patternDescriptions));
 }
 
+/** A bundled spec from a file: JSON, or YAML when the optional `yaml` package is installed. */
+async function readSpec(file: string): Promise<Record<string, unknown>> {
+  const text = readFileSync(file, 'utf8');
+  try {
+    return JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    try {
+      const { parse } = await import('yaml');
+      return parse(text) as Record<string, unknown>;
+    } catch (error) {
+      throw new UsageError(`${file} is neither JSON nor YAML: ${(error as Error).message}`);
+    }
+  }
+}
+
+async function diffCommand(args: string[]): Promise<number> {
+  const [oldFile, newFile] = args;
+  if (!oldFile || !newFile) throw new UsageError('diff needs two bundled specs: contrato diff <old> <new>');
+  const { diffSpecs, formatDiff } = await import('../governance/diff.js');
+  const result = diffSpecs(await readSpec(oldFile), await readSpec(newFile));
+  console.log(formatDiff(result));
+  return result.breaking && !result.majorRaised ? 1 : 0;
+}
+
 async function validateCommand(args: string[]): Promise<number> {
   if (args[0] === 'events') return validateEventCommand(args.slice(1));
   // `messages` is also an interface: `validate messages POST /path request` and `… schema X` keep that form.
@@ -124,6 +150,8 @@ async function main(argv: string[]): Promise<number> {
   switch (command) {
     case 'validate':
       return validateCommand(rest);
+    case 'diff':
+      return diffCommand(rest);
     case 'format':
       return formatCommand(rest, console_);
     case 'brcode':
