@@ -48,7 +48,8 @@ function toolVersions(): Record<string, string> {
 
 function currentInputs(): Record<string, string> {
   // What the generated files are made from: the spec sources, the generator and its configuration.
-  const specSources = listFiles('specs').filter((file) => /\.(ya?ml)$|\.schema\.json$/.test(file));
+  // specs/traceability.yaml is read by `npm run coverage`, not by the generators.
+  const specSources = listFiles('specs').filter((file) => /\.(ya?ml)$|\.schema\.json$/.test(file) && file !== 'specs/traceability.yaml');
   const generator = [...listFiles('scripts/steps'), ...listFiles('scripts/templates'), 'scripts/regenerate.ts', 'scripts/lib.ts', 'scripts/openapi-model.ts'];
   const files = [...specSources, ...generator, 'src/interfaces.ts', 'src/formats/registry.ts', 'redocly.yaml'];
   return Object.fromEntries(files.map((file) => [file, sha256(readFileSync(join(projectRoot, file)))]));
