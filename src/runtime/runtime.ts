@@ -214,7 +214,10 @@ export function createRuntime(options: RuntimeOptions): FacadeRuntime {
       headers.Authorization = `Basic ${Buffer.from(`${encodeURIComponent(clientId)}:${encodeURIComponent(clientSecret)}`).toString('base64')}`;
     }
     const timeoutMs = callOptions?.timeoutMs ?? options.timeoutMs ?? 30_000;
-    const timeout = AbortSignal.timeout(timeoutMs);
+    // A timer cleared as soon as the answer is read (AbortSignal.timeout would keep one per call alive).
+    const timeoutController = new AbortController();
+    const timer = setTimeout(() => timeoutController.abort(new DOMException(`no answer within ${timeoutMs} ms`, 'TimeoutError')), timeoutMs);
+    const timeout = timeoutController.signal;
     const signal = callOptions?.signal ? AbortSignal.any([callOptions.signal, timeout]) : timeout;
     log('debug', 'request', info.operationId, { method: info.method.toUpperCase(), path: info.path, attempt: context.attempts, args, headers });
     const started = performance.now();
@@ -248,6 +251,8 @@ export function createRuntime(options: RuntimeOptions): FacadeRuntime {
         return { kind: 'failure', failure: new ConnectionError(`${info.operationId}: the connection failed before a complete answer`, context, { cause: error }), retryable: true };
       }
       throw error;
+    } finally {
+      clearTimeout(timer);
     }
   }
 

@@ -8,7 +8,7 @@
 import { createPrivateKey, X509Certificate } from 'node:crypto';
 import { isIP } from 'node:net';
 import { connect as tlsConnect, createSecureContext } from 'node:tls';
-import { Agent, buildConnector, fetch as undiciFetch, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import { AuthError, ConfigurationError, type AuthFailure } from './errors.js';
 
 /**
@@ -105,8 +105,13 @@ function codesOf(error: unknown): string[] {
   return codes;
 }
 
+/** undici is loaded with the first request: importing a client stays cheap (npm run bench: import cost). */
+let undiciModule: Promise<typeof import('undici')> | undefined;
+const loadUndici = (): Promise<typeof import('undici')> => (undiciModule ??= import('undici'));
+
 export class Transport {
-  private dispatcher: Dispatcher;
+  /** Made on first use, then kept; a rotation starts a new one. */
+  private dispatcher: Promise<Dispatcher> | null = null;
   private tls: TlsOptions | undefined;
   /** Last TLS alert seen on a socket: under TLS 1.3 a refused certificate often reaches fetch only as a closed socket. */
   private lastAlert: { code: string; at: number } | null = null;
@@ -115,7 +120,6 @@ export class Transport {
   constructor(tls?: TlsOptions) {
     if (tls) inspectClientCertificate(tls);
     this.tls = tls;
-    this.dispatcher = this.createDispatcher(tls);
     this.fetch = (request) => this.send(request);
   }
 
@@ -124,15 +128,18 @@ export class Transport {
     inspectClientCertificate(tls);
     const previous = this.dispatcher;
     this.tls = tls;
-    this.dispatcher = this.createDispatcher(tls);
-    void previous.close().catch(() => undefined);
+    this.dispatcher = null;
+    void previous?.then((dispatcher) => dispatcher.close()).catch(() => undefined);
   }
 
   async close(): Promise<void> {
-    await this.dispatcher.close();
+    // A closed transport refuses later calls, as undici's closed agent does.
+    const dispatcher = await (this.dispatcher ??= this.createDispatcher(this.tls));
+    await dispatcher.close();
   }
 
-  private createDispatcher(tls: TlsOptions | undefined): Dispatcher {
+  private async createDispatcher(tls: TlsOptions | undefined): Promise<Dispatcher> {
+    const { Agent, buildConnector } = await loadUndici();
     // TLS verification stays on: rejectUnauthorized is never turned off here.
     const connector = buildConnector({ ...(tls ?? {}) });
     return new Agent({
@@ -197,13 +204,15 @@ export class Transport {
   private async send(request: Request): Promise<Response> {
     const hasBody = request.method !== 'GET' && request.method !== 'HEAD';
     const body = hasBody ? Buffer.from(await request.arrayBuffer()) : null;
+    const { fetch: undiciFetch } = await loadUndici();
+    const dispatcher = await (this.dispatcher ??= this.createDispatcher(this.tls));
     try {
       const response = await undiciFetch(request.url, {
         method: request.method,
         headers: [...request.headers.entries()],
         body,
         signal: request.signal,
-        dispatcher: this.dispatcher,
+        dispatcher,
       });
       return response as unknown as Response;
     } catch (error) {
