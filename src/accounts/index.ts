@@ -4,7 +4,6 @@
  * and 2), date rules checked before sending, and the multi-step flows of sections 4.1, 4.3 and 4.7.
  */
 import { createAccountsFacade, operationTable, type AccountsFacade } from '../../generated/accounts/operations.js';
-import { patternDescriptions, validators } from '../../generated/accounts/validators.js';
 import type { OperationInfo } from '../../generated/operation-types.js';
 import { accountsTokenFlow } from '../runtime/auth-flows.js';
 import { commonRuntimeOptions, tokenCacheFor, withRoutes, type ClientOptions } from '../runtime/client-options.js';
@@ -93,10 +92,12 @@ export function createAccountsClient(options: AccountsClientOptions): AccountsCl
       ...common,
       baseUrl,
       operations,
-      validators: validators.operations as Record<string, OperationValidatorSet>,
+      loadValidators: async () => {
+      const { validators, patternDescriptions } = await import('../../generated/accounts/validators.js');
+      return { operations: validators.operations as Record<string, OperationValidatorSet>, patternDescriptions };
+    },
       tokens,
-      patternDescriptions,
-      crossFieldChecks: accountsChecks,
+        crossFieldChecks: accountsChecks,
       prepareHeaders: accountHeaderPolicy(options.clientId, accountId),
     });
     const facade = createAccountsFacade(runtime);

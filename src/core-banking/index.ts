@@ -5,7 +5,6 @@
  * documented limits and redacted logging.
  */
 import { createCoreBankingFacade, operationTable, type CoreBankingFacade } from '../../generated/core-banking/operations.js';
-import { patternDescriptions, validators } from '../../generated/core-banking/validators.js';
 import { coreBankingTokenFlow } from '../runtime/auth-flows.js';
 import { commonRuntimeOptions, tokenCacheFor, withRoutes, type ClientOptions } from '../runtime/client-options.js';
 import type { RateLimit } from '../runtime/rate-limiter.js';
@@ -38,9 +37,11 @@ export function createCoreBankingClient(options: CoreBankingClientOptions): Core
     ...commonRuntimeOptions(options, transport, tokens, coreBankingRateLimits),
     baseUrl,
     operations: withRoutes(operationTable, options.routes),
-    validators: validators.operations as Record<string, OperationValidatorSet>,
+    loadValidators: async () => {
+      const { validators, patternDescriptions } = await import('../../generated/core-banking/validators.js');
+      return { operations: validators.operations as Record<string, OperationValidatorSet>, patternDescriptions };
+    },
     tokens,
-    patternDescriptions,
     crossFieldChecks: coreBankingChecks,
   });
   return Object.assign(createCoreBankingFacade(runtime), {

@@ -5,7 +5,6 @@
  * covers was consumed.
  */
 import { createMessagesFacade, messageTable, operationTable, type MessageName, type MessagePayloads, type MessagesFacade } from '../../generated/messages/operations.js';
-import { patternDescriptions, validators } from '../../generated/messages/validators.js';
 import type { CallOptions } from '../../generated/operation-types.js';
 import { messagesLoginFlow } from '../runtime/auth-flows.js';
 import { commonRuntimeOptions, tokenCacheFor, withRoutes, type ClientOptions } from '../runtime/client-options.js';
@@ -53,10 +52,12 @@ export function createMessagesClient(options: MessagesClientOptions): MessagesCl
     ...commonRuntimeOptions(credentials, transport, tokens),
     baseUrl,
     operations,
-    validators: validators.operations as Record<string, OperationValidatorSet>,
+    loadValidators: async () => {
+      const { validators, patternDescriptions } = await import('../../generated/messages/validators.js');
+      return { operations: validators.operations as Record<string, OperationValidatorSet>, patternDescriptions };
+    },
     tokens,
     tokenHeader: (token) => ['svc-token', token],
-    patternDescriptions,
   });
   const facade = createMessagesFacade(runtime);
 

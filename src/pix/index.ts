@@ -5,10 +5,8 @@
  * locations a dynamic QR code points to (decoded from their JWS and checked against the contract).
  */
 import { createPixFacade, operationTable, type PixFacade } from '../../generated/pix/operations.js';
-import { patternDescriptions, validators } from '../../generated/pix/validators.js';
 import { operationTable as locationOperationTable } from '../../generated/pix-location/operations.js';
 import type { components as locationComponents } from '../../generated/pix-location/types.js';
-import { validators as locationValidators } from '../../generated/pix-location/validators.js';
 import { pixTokenFlow } from '../runtime/auth-flows.js';
 import { ConfigurationError, ResponseValidationError } from '../runtime/errors.js';
 import { decodeJws } from '../runtime/jws.js';
@@ -60,12 +58,21 @@ export function createPixClient(options: PixClientOptions): PixClient {
   const issue = pixTokenFlow(baseUrl, options);
   const tokens = tokenCacheFor(options, () => issue(transport.fetch));
   // The API Pix publishes no rate limits for this platform: the limiter is off unless asked for.
-  const common = { ...commonRuntimeOptions(options, transport, tokens), patternDescriptions };
+  const common = commonRuntimeOptions(options, transport, tokens);
+  // The validator modules are loaded with the first call that needs them (import cost, npm run bench).
+  const loadPix = async () => {
+    const { validators, patternDescriptions } = await import('../../generated/pix/validators.js');
+    return { operations: validators.operations as Record<string, OperationValidatorSet>, patternDescriptions };
+  };
+  const loadLocation = async () => {
+    const [{ validators }, pix] = await Promise.all([import('../../generated/pix-location/validators.js'), loadPix()]);
+    return { operations: validators.operations as Record<string, OperationValidatorSet>, patternDescriptions: pix.patternDescriptions, schemas: validators.schemas as Record<string, CompiledValidator> };
+  };
   const runtime = createRuntime({
     ...common,
     baseUrl,
     operations: withRoutes(operationTable, options.routes),
-    validators: validators.operations as Record<string, OperationValidatorSet>,
+    loadValidators: loadPix,
     tokens,
     basicCredentials: { clientId: options.clientId, clientSecret: options.clientSecret },
     crossFieldChecks: pixChecks,
@@ -79,7 +86,7 @@ export function createPixClient(options: PixClientOptions): PixClient {
       ...common,
       baseUrl: checkBaseUrl(locationBase),
       operations: locationOperationTable,
-      validators: locationValidators.operations as Record<string, OperationValidatorSet>,
+      loadValidators: loadLocation,
     });
     const jws = (await locationFacade.invoke(operationId, { path: { [parameter]: token }, ...(query ? { query } : {}) })) as string;
     let decoded;
@@ -89,8 +96,9 @@ export function createPixClient(options: PixClientOptions): PixClient {
       throw new ResponseValidationError(operationId, 200, [{ pointer: '', rule: 'jws', message: (error as Error).message }]);
     }
     const schema = info.jwsPayload!;
-    const validator = (locationValidators.schemas as Record<string, CompiledValidator>)[schema];
-    const issues = validator ? check(validator, decoded.payload, '', patternDescriptions) : [];
+    const checks = await loadLocation();
+    const validator = checks.schemas[schema];
+    const issues = validator ? check(validator, decoded.payload, '', checks.patternDescriptions) : [];
     if (issues.length > 0 && options.responseValidation === 'strict') throw new ResponseValidationError(operationId, 200, issues);
     return { payload: decoded.payload as T, jws, header: decoded.header };
   }

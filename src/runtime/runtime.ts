@@ -43,7 +43,13 @@ export type ResponseValidation = 'off' | 'warn' | 'strict';
 export interface RuntimeOptions {
   readonly baseUrl: string;
   readonly operations: Readonly<Record<string, OperationInfo>>;
-  readonly validators: Readonly<Record<string, OperationValidatorSet>>;
+  /** The validators of each operation; or `loadValidators`, which loads them with the first call. */
+  readonly validators?: Readonly<Record<string, OperationValidatorSet>>;
+  /**
+   * Loads the validators (and their pattern descriptions) when the first call needs them: the generated
+   * validator modules are large, and importing a client should not pay for parsing them (npm run bench).
+   */
+  readonly loadValidators?: () => Promise<{ readonly operations: Readonly<Record<string, OperationValidatorSet>>; readonly patternDescriptions: Readonly<Record<string, string>> }>;
   readonly fetch: FetchLike;
   /** Absent for interfaces or calls without a bearer token. */
   readonly tokens?: TokenCache;
@@ -197,11 +203,29 @@ export function createRuntime(options: RuntimeOptions): FacadeRuntime {
   const scrubIssues = (issues: readonly ValidationIssue[]): ValidationIssue[] =>
     issues.map((issue) => ({ ...issue, message: scrub(issue.message), ...(issue.value === undefined ? {} : { value: scrub(issue.value) }) }));
 
-  function infoOf(operationId: string): { info: OperationInfo; validators: OperationValidatorSet } {
+  let checks: { validators: Readonly<Record<string, OperationValidatorSet>>; patterns: Readonly<Record<string, string>> } | undefined = options.validators
+    ? { validators: options.validators, patterns: options.patternDescriptions ?? {} }
+    : undefined;
+  let loadingChecks: Promise<NonNullable<typeof checks>> | undefined;
+  function checksReady(): Promise<NonNullable<typeof checks>> {
+    if (checks) return Promise.resolve(checks);
+    if (!options.loadValidators) throw new ConfigurationError('the runtime needs validators or loadValidators');
+    loadingChecks ??= options.loadValidators().then((loaded) => (checks = { validators: loaded.operations, patterns: { ...loaded.patternDescriptions, ...options.patternDescriptions } }));
+    return loadingChecks;
+  }
+
+  function infoOf(operationId: string): OperationInfo {
     const info = options.operations[operationId];
-    const validators = options.validators[operationId];
-    if (!info || !validators) throw new ConfigurationError(`unknown operation ${operationId}`);
-    return { info, validators };
+    if (!info) throw new ConfigurationError(`unknown operation ${operationId}`);
+    return info;
+  }
+
+  async function operationOf(operationId: string): Promise<{ info: OperationInfo; validators: OperationValidatorSet; patterns: Readonly<Record<string, string>> }> {
+    const info = infoOf(operationId);
+    const { validators, patterns } = await checksReady();
+    const set = validators[operationId];
+    if (!set) throw new ConfigurationError(`unknown operation ${operationId}`);
+    return { info, validators: set, patterns };
   }
 
   async function attempt(info: OperationInfo, args: CallArgs, callOptions: CallOptions | undefined, token: string | null, context: CallContext): Promise<Attempt> {
@@ -263,7 +287,7 @@ export function createRuntime(options: RuntimeOptions): FacadeRuntime {
     const validator = validators.responses[String(status)] ?? validators.responses.default;
     const issues: ValidationIssue[] = known
       ? validator
-        ? check(validator, body, '', options.patternDescriptions)
+        ? check(validator, body, '', checks?.patterns ?? options.patternDescriptions)
         : []
       : [{ pointer: '', rule: 'status', message: `status ${status} is not in the contract (${info.responseStatuses.join(', ')})` }];
     if (issues.length === 0) return;
@@ -282,7 +306,7 @@ export function createRuntime(options: RuntimeOptions): FacadeRuntime {
   }
 
   async function invoke(operationId: string, rawArgs: object, callOptions?: CallOptions): Promise<unknown> {
-    const { info, validators } = infoOf(operationId);
+    const { info, validators, patterns } = await operationOf(operationId);
     const given = rawArgs as CallArgs;
     const canonical = canonicalHeaders(info, given.header);
     const header = options.prepareHeaders ? options.prepareHeaders(info, canonical) : canonical;
@@ -301,7 +325,7 @@ export function createRuntime(options: RuntimeOptions): FacadeRuntime {
       idempotencyKey = typeof existing === 'string' ? existing : (callOptions?.idempotencyKey ?? randomUUID());
       args = { ...args, body: { ...(args.body as Record<string, unknown>), [field]: idempotencyKey } };
     }
-    const schemaIssues = validateRequest(info, validators, args, options.patternDescriptions);
+    const schemaIssues = validateRequest(info, validators, args, patterns);
     if (schemaIssues.length > 0) throw new RequestValidationError(operationId, scrubIssues(schemaIssues));
     const ruleIssues = runCrossFieldChecks(options.crossFieldChecks?.[operationId], args, { now: options.now?.() ?? new Date() });
     if (ruleIssues.length > 0) throw new RequestValidationError(operationId, scrubIssues(ruleIssues));
@@ -371,7 +395,7 @@ export function createRuntime(options: RuntimeOptions): FacadeRuntime {
   }
 
   async function* pages(operationId: string, rawArgs: object, callOptions?: CallOptions): AsyncGenerator<unknown> {
-    const { info } = infoOf(operationId);
+    const info = infoOf(operationId);
     const paging = info.pagination;
     if (!paging) throw new ConfigurationError(`${operationId} is not a paginated operation`);
     const args = rawArgs as CallArgs;
