@@ -6,7 +6,7 @@
  * Flags: --check | --force | --lint-only | --no-docs | --out <dir> (write the generated tree elsewhere)
  */
 import { existsSync, readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { interfaces } from '../src/interfaces.js';
 import { listFiles, projectRoot, readJson, sha256, stableJson, writeFile } from './lib.js';
@@ -34,7 +34,7 @@ const args = process.argv.slice(2);
 const flag = (name: string): boolean => args.includes(name);
 const outIndex = args.indexOf('--out');
 const outDir = outIndex >= 0 ? args[outIndex + 1] : undefined;
-const generatedDir = outDir ? join(process.cwd(), outDir) : join(projectRoot, 'generated');
+const generatedDir = outDir ? resolve(process.cwd(), outDir) : join(projectRoot, 'generated');
 const siteDir = join(projectRoot, 'site');
 const manifestPath = join(projectRoot, 'generated/manifest.json');
 
