@@ -5,6 +5,7 @@ import { createServer, type Server } from 'node:http';
 import { createRequire } from 'node:module';
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { dirname, extname, join, normalize, sep } from 'node:path';
+import { bundleOperations } from '../bundle-operations.js';
 import { docsPort, findInterface, type InterfaceName } from '../interfaces.js';
 import { startMockFront } from './mock-front.js';
 import { bundledSpecPath, loadInterface, type InterfaceModules } from './registry.js';
@@ -76,8 +77,8 @@ function startPrism(name: InterfaceName, port: number, options: { dynamic?: bool
 /** The CLI modules of one bundled document only (the pix name also loads the payload locations). */
 async function modulesOfDocument(name: InterfaceName): Promise<InterfaceModules> {
   const modules = await loadInterface(name);
-  const document = JSON.parse(readFileSync(bundledSpecPath(name), 'utf8')) as { paths?: Record<string, Record<string, { operationId?: string }>> };
-  const ids = new Set(Object.values(document.paths ?? {}).flatMap((item) => Object.values(item).map((operation) => operation?.operationId)));
+  const document = JSON.parse(readFileSync(bundledSpecPath(name), 'utf8')) as Record<string, unknown>;
+  const ids = new Set(bundleOperations(document).map(({ operation }) => operation.operationId as unknown));
   return { ...modules, operationTable: Object.fromEntries(Object.entries(modules.operationTable).filter(([id]) => ids.has(id))) };
 }
 

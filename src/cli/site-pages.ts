@@ -6,6 +6,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Marked, marked } from 'marked';
+import { bundleOperations } from '../bundle-operations.js';
 import { interfaces } from '../interfaces.js';
 
 type Json = Record<string, any>;
@@ -116,11 +117,9 @@ interface OperationRow {
 }
 
 function operationsOf(document: Json): OperationRow[] {
-  return Object.entries((document.paths ?? {}) as Record<string, Json>).flatMap(([path, item]) =>
-    Object.entries(item)
-      .filter(([, operation]) => operation && typeof operation === 'object' && 'operationId' in operation)
-      .map(([method, operation]) => ({ operationId: String(operation.operationId), method: method.toUpperCase(), path, provisional: operation['x-provisional'] === true })),
-  );
+  return bundleOperations(document)
+    .filter(({ operation }) => typeof operation.operationId === 'string')
+    .map(({ method, path, operation }) => ({ operationId: String(operation.operationId), method: method.toUpperCase(), path, provisional: operation['x-provisional'] === true }));
 }
 
 const escapeHtml = (text: string): string => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');

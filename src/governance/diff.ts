@@ -7,6 +7,8 @@
  * changed method or path of a documented (not provisional) operation, changed status codes.
  */
 
+import { bundleOperations, resolveLocalRef, type BundleOperation } from '../bundle-operations.js';
+
 type Json = Record<string, any>;
 
 export type Classification = 'breaking' | 'compatible';
@@ -27,42 +29,21 @@ export interface DiffResult {
   readonly majorRaised: boolean;
 }
 
-const methods = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'];
+/** A local `$ref` followed, with the bundle it belongs to. */
+const resolve = (document: Json, value: unknown): Json => resolveLocalRef(document, value);
 
-function resolve(document: Json, value: unknown, seen: Set<string> = new Set()): Json {
-  let current = value as Json;
-  while (current && typeof current === 'object' && typeof current.$ref === 'string' && current.$ref.startsWith('#/')) {
-    if (seen.has(current.$ref)) return {};
-    seen.add(current.$ref);
-    current = current.$ref
-      .slice(2)
-      .split('/')
-      .map((part: string) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
-      .reduce((node: any, key: string) => node?.[key], document);
-  }
-  return (current ?? {}) as Json;
-}
-
-interface Operation {
+interface Operation extends BundleOperation {
   readonly key: string;
-  readonly method: string;
-  readonly path: string;
-  readonly operation: Json;
-  readonly pathItem: Json;
 }
 
+/** The operations by operationId (by method and path when one has none), so a moved route is seen as moved. */
 function operationsOf(document: Json): Map<string, Operation> {
-  const result = new Map<string, Operation>();
-  for (const [path, rawItem] of Object.entries((document.paths ?? {}) as Json)) {
-    const item = resolve(document, rawItem);
-    for (const method of methods) {
-      const operation = item[method] as Json | undefined;
-      if (!operation) continue;
-      const key = typeof operation.operationId === 'string' ? operation.operationId : `${method.toUpperCase()} ${path}`;
-      result.set(key, { key, method, path, operation, pathItem: item });
-    }
-  }
-  return result;
+  return new Map(
+    bundleOperations(document).map((entry) => {
+      const key = typeof entry.operation.operationId === 'string' ? entry.operation.operationId : `${entry.method.toUpperCase()} ${entry.path}`;
+      return [key, { ...entry, key }];
+    }),
+  );
 }
 
 const typesOf = (schema: Json): Set<string> => {

@@ -49,7 +49,7 @@ interface Visit {
   readonly external: string[];
 }
 
-async function visit(page: string, options: { openOperations?: readonly { id: string; tag: string; provisional?: boolean }[] } = {}): Promise<Visit> {
+async function visit(page: string, options: { openOperations?: readonly { id: string; tag: string; provisional?: boolean; reason?: string }[] } = {}): Promise<Visit> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const tab = await context.newPage();
   const errors: string[] = [];
@@ -73,13 +73,14 @@ async function visit(page: string, options: { openOperations?: readonly { id: st
   // Redoc routes an operation as #/<tag slug>/<operationid>; it renders a section when it is navigated to.
   const slug = (tag: string): string => tag.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
   const markedProvisional: string[] = [];
-  for (const { id, tag, provisional } of options.openOperations ?? []) {
+  for (const { id, tag, provisional, reason } of options.openOperations ?? []) {
     await tab.evaluate(`window.location.hash = ${JSON.stringify(`/${slug(tag)}/${id.toLowerCase()}`)}`);
     const found = await tab
       .waitForFunction(`document.body.innerText.includes(${JSON.stringify(`operationId ${id}`)})`, undefined, { timeout: 5_000 })
       .then(() => true, () => false);
     if (found) shown.push(id);
-    if (found && provisional && (await tab.innerText('body')).includes('[Provisional]')) markedProvisional.push(id);
+    // Its own section says so, with its own reason (the sidebar's "[Provisional]" alone would not prove it).
+    if (found && provisional && (await tab.innerText('body')).includes(`Provisional — ${(reason ?? '').slice(0, 40)}`)) markedProvisional.push(id);
   }
   const result = { text: await tab.innerText('body'), html: await tab.content(), links, shown, markedProvisional, errors, external };
   await context.close();
@@ -87,11 +88,11 @@ async function visit(page: string, options: { openOperations?: readonly { id: st
 }
 
 const documentOf = (name: string) => JSON.parse(readFileSync(bundledSpecPath(name as Parameters<typeof bundledSpecPath>[0]), 'utf8')) as Record<string, any>;
-const operationIdsOf = (document: Record<string, any>): { id: string; tag: string; provisional: boolean; summary: string }[] =>
+const operationIdsOf = (document: Record<string, any>): { id: string; tag: string; provisional: boolean; reason: string; summary: string }[] =>
   Object.values((document.paths ?? {}) as Record<string, Record<string, any>>).flatMap((item) =>
     Object.values(item)
       .filter((operation) => operation && typeof operation === 'object' && 'operationId' in operation)
-      .map((operation) => ({ id: String(operation.operationId), tag: String(operation.tags?.[0] ?? ''), provisional: operation['x-provisional'] === true, summary: String(operation.summary ?? '') })),
+      .map((operation) => ({ id: String(operation.operationId), tag: String(operation.tags?.[0] ?? ''), provisional: operation['x-provisional'] === true, reason: String(operation['x-provisional-reason'] ?? ''), summary: String(operation.summary ?? '') })),
   );
 
 describe('documentation site in Chromium', () => {
