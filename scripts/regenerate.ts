@@ -104,11 +104,13 @@ async function main(): Promise<number> {
       return 1;
     }
     if (reasons.length === 0) {
+      console.log(`generated/ is up to date (checked in ${Math.round(performance.now() - started)} ms)`);
       if (!flag('--no-docs')) {
         const { buildSite } = await import('../src/cli/site.js');
-        await buildSite(siteDir, { log: console.log });
+        const siteStarted = performance.now();
+        const built = await buildSite(siteDir, { log: console.log, onBuildStart: () => console.log('site/ is older than its sources; building it') });
+        console.log(built ? `site/ built in ${Math.round(performance.now() - siteStarted)} ms` : 'site/ is up to date');
       }
-      console.log(`generated/ is up to date (${Math.round(performance.now() - started)} ms)`);
       return 0;
     }
   }
@@ -136,7 +138,7 @@ async function main(): Promise<number> {
   if (!outDir) {
     const manifest: Manifest = { tools: toolVersions(), inputs: currentInputs(), outputs: hashOutputs() };
     writeFile(manifestPath, stableJson(manifest));
-    if (!flag('--no-docs')) await buildSite(siteDir, { force: flag('--force'), log: console.log });
+    if (!flag('--no-docs')) console.log((await buildSite(siteDir, { force: flag('--force'), log: console.log })) ? 'site/ built' : 'site/ is up to date');
   }
   console.log(`done in ${Math.round(performance.now() - started)} ms`);
   return 0;

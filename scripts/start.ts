@@ -1,23 +1,18 @@
-/** `npm start`: regenerate if stale, then serve the mocks of every interface and the docs site on loopback. */
+/**
+ * `npm start`: regenerate when the specs changed, then `contrato start` — the mocks of every interface
+ * and the docs site, side by side, a line as each is ready. Options after `--` go to `contrato start`
+ * (`npm start -- --port 5000`, `npm start -- --help`).
+ */
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { startAll } from '../src/cli/servers.js';
-import { interfaces } from '../src/interfaces.js';
+import { runCli } from '../src/cli/program.js';
 import { projectRoot } from './lib.js';
 
-const regenerate = spawnSync(process.execPath, ['--import', 'tsx', join(projectRoot, 'scripts/regenerate.ts')], {
-  stdio: 'inherit',
-  cwd: projectRoot,
-});
-if (regenerate.status !== 0) process.exit(regenerate.status ?? 1);
-
-const servers = await startAll(
-  interfaces.map((info) => info.name),
-  join(projectRoot, 'site'),
-);
-console.log('\nready — Ctrl-C to stop');
-const stop = async (): Promise<void> => {
-  await Promise.all(servers.map((server) => server.stop()));
-  process.exit(0);
-};
-for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(signal, () => void stop());
+const args = process.argv.slice(2);
+if (!args.includes('--help') && !args.includes('-h')) {
+  console.log('checking generated/ against specs/ (regenerates what is stale)…');
+  // The site is built by `contrato start`, at the same time as the mocks start.
+  const regenerate = spawnSync(process.execPath, ['--import', 'tsx', join(projectRoot, 'scripts/regenerate.ts'), '--no-docs'], { stdio: 'inherit', cwd: projectRoot });
+  if (regenerate.status !== 0) process.exit(regenerate.status ?? 1);
+}
+process.exitCode = await runCli(['start', ...args], { invokedAs: 'npm start --', defaultSite: join(projectRoot, 'site') });

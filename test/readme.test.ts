@@ -1,67 +1,108 @@
 /**
- * The README's examples, run as a user would copy them: each `<!-- readme-example: name -->` block is
- * written to a file (imports of `contrato/…` pointed at this checkout, the mock ports at mocks this test
- * started on ephemeral ports) and run in its own process; it must exit 0 and print what it says.
+ * The README as a user runs it: in a new folder outside the checkout, where contrato is installed (a
+ * package in node_modules whose entry points are this checkout's sources, and its `contrato` bin), the
+ * README's shell commands run first (`npx contrato dev-certs`), then each `<!-- readme-example -->` block,
+ * exactly as printed, in its own process against mocks this test started on free ports (their addresses
+ * in the variables the examples read). Each must type-check, exit 0, print what it says and write nothing
+ * on stderr. No file the README does not create is put in the folder.
  */
 import { execFile } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../scripts/lib.js';
 import { startMock, type RunningServer } from '../src/cli/servers.js';
-import { interfaces } from '../src/interfaces.js';
-import { createTestPki, type TestPki } from './helpers/certificates.js';
 import { freePort } from './helpers/ports.js';
 
 const run = promisify(execFile);
 const readme = readFileSync(join(projectRoot, 'README.md'), 'utf8');
 const examples = [...readme.matchAll(/<!-- readme-example: ([a-z-]+) -->\n```ts\n([\s\S]*?)```/g)].map((match) => ({ name: match[1]!, code: match[2]! }));
-const scratch = join(projectRoot, 'test-artifacts/readme');
-const mockUrls = new Map<number, string>();
+const shellCommands = [...readme.matchAll(/<!-- readme-shell: ([a-z-]+) -->\n```sh\n([\s\S]*?)```/g)].flatMap((match) => match[2]!.split('\n').filter((line) => line.trim() !== ''));
+const tsxLoader = import.meta.resolve('tsx');
+/** The variables the examples read their addresses from, and the mock each one names. */
+const addressVariables = { ACCOUNTS_URL: 'accounts', PIX_URL: 'pix', MESSAGES_URL: 'messages', CORE_BANKING_URL: 'core-banking' } as const;
+const userFolder = mkdtempSync(join(tmpdir(), 'contrato-readme-'));
 const mocks: RunningServer[] = [];
-let pki: TestPki;
+const environment: Record<string, string> = {};
+
+/** contrato as npm would install it into `folder`, its entry points and bin leading to this checkout's sources. */
+function installContrato(folder: string): void {
+  const manifest = JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as { exports: Record<string, string | { default: string }> };
+  const packageDir = join(folder, 'node_modules/contrato');
+  mkdirSync(join(folder, 'node_modules/.bin'), { recursive: true });
+  mkdirSync(packageDir);
+  const exports: Record<string, { types: string; default: string }> = {};
+  for (const [subpath, target] of Object.entries(manifest.exports)) {
+    const built = typeof target === 'string' ? target : target.default;
+    const source = /^\.\/dist\/(src\/.+)\.js$/.exec(built)?.[1];
+    if (!source) continue;
+    const file = subpath === '.' ? 'index' : subpath.slice(2);
+    writeFileSync(join(packageDir, `${file}.mjs`), `export * from ${JSON.stringify(join(projectRoot, `${source}.ts`))};\n`);
+    writeFileSync(join(packageDir, `${file}.d.ts`), `export * from ${JSON.stringify(join(projectRoot, `${source}.js`))};\n`);
+    exports[subpath] = { types: `./${file}.d.ts`, default: `./${file}.mjs` };
+  }
+  const bin = join(packageDir, 'contrato.sh');
+  writeFileSync(bin, `#!/bin/sh\nexec "${process.execPath}" --import "${tsxLoader}" "${join(projectRoot, 'src/cli/main.ts')}" "$@"\n`);
+  chmodSync(bin, 0o755);
+  writeFileSync(join(packageDir, 'package.json'), JSON.stringify({ name: 'contrato', version: '0.0.0-checkout', type: 'module', bin: { contrato: 'contrato.sh' }, exports }));
+  writeFileSync(join(folder, 'node_modules/.bin/contrato'), `#!/bin/sh\nexec "${bin}" "$@"\n`);
+  chmodSync(join(folder, 'node_modules/.bin/contrato'), 0o755);
+  writeFileSync(join(folder, 'package.json'), JSON.stringify({ name: 'readme-user', private: true, type: 'module', dependencies: { contrato: '*' } }));
+}
 
 beforeAll(async () => {
-  mkdirSync(scratch, { recursive: true });
-  pki = createTestPki();
-  for (const info of interfaces.filter((i) => i.name !== 'pix-location')) {
-    const mock = await startMock(info.name, await freePort());
+  installContrato(userFolder);
+  for (const [variable, name] of Object.entries(addressVariables)) {
+    const mock = await startMock(name, await freePort());
     mocks.push(mock);
-    mockUrls.set(info.mockPort, mock.url);
+    environment[variable] = mock.url;
   }
 }, 120_000);
 afterAll(async () => {
   await Promise.all(mocks.map((mock) => mock.stop()));
-  pki?.dispose();
+  rmSync(userFolder, { recursive: true, force: true });
 });
 
-/** The example as a module of this checkout: package imports to source files, documented ports to the test's mocks. */
-function localized(code: string): string {
-  return code
-    .replace(/from 'contrato\/([a-z-]+)'/g, (_m, subpath: string) => `from '${join(projectRoot, 'src', subpath, 'index.js')}'`)
-    .replace(/http:\/\/127\.0\.0\.1:(\d{4})/g, (original, port: string) => mockUrls.get(Number(port)) ?? original);
-}
+const userEnvironment = (): NodeJS.ProcessEnv => ({ ...process.env, ...environment, npm_config_update_notifier: 'false', npm_config_audit: 'false', npm_config_fund: 'false' });
 
-describe('README examples', () => {
-  it('has one for each interface and for the events', () => {
+describe('README', () => {
+  it('has an example for each interface and for the events, and the certificate command', () => {
     expect(examples.map((example) => example.name)).toEqual(['accounts', 'pix', 'messages', 'core-banking', 'events']);
+    expect(shellCommands).toEqual(['npx contrato dev-certs']);
+    // Each address variable is read by an example, so the examples do reach the mocks of this test.
+    for (const variable of Object.keys(addressVariables)) expect(readme).toContain(`process.env.${variable} ??`);
   });
 
-  it('type-check under the project\'s strict settings', async () => {
-    for (const example of examples) writeFileSync(join(scratch, `${example.name}.mts`), localized(example.code));
-    writeFileSync(join(scratch, 'tsconfig.json'), JSON.stringify({ extends: join(projectRoot, 'tsconfig.json'), compilerOptions: { noEmit: true }, include: ['*.mts'], exclude: [] }));
-    const checked = await run(process.execPath, [join(projectRoot, 'node_modules/typescript/bin/tsc'), '-p', join(scratch, 'tsconfig.json')]).catch((error: { stdout: string }) => ({ stdout: error.stdout }));
-    expect(checked.stdout).toBe('');
+  it('shell commands run in a new folder and create what the examples need', async () => {
+    for (const command of shellCommands) {
+      const { stderr } = await run('sh', ['-c', command], { cwd: userFolder, env: userEnvironment(), timeout: 60_000 });
+      expect(stderr.replace(/npm warn[^\n]*\n/g, '')).toBe('');
+    }
+    expect(readdirSync(userFolder).sort()).toEqual(['dev-ca-key.pem', 'dev-ca.pem', 'node_modules', 'package.json', 'participant-key.pem', 'participant.pem', 'participant.pfx', 'server-key.pem', 'server.pem']);
+  }, 90_000);
+
+  it('examples type-check under the project\'s strict settings', async () => {
+    const checkFolder = mkdtempSync(join(tmpdir(), 'contrato-readme-types-'));
+    try {
+      installContrato(checkFolder);
+      for (const example of examples) writeFileSync(join(checkFolder, `${example.name}.mts`), example.code);
+      const tsconfig = { extends: join(projectRoot, 'tsconfig.json'), compilerOptions: { noEmit: true, typeRoots: [join(projectRoot, 'node_modules/@types')] }, include: ['*.mts'], exclude: [] };
+      writeFileSync(join(checkFolder, 'tsconfig.json'), JSON.stringify(tsconfig));
+      const checked = await run(process.execPath, [fileURLToPath(import.meta.resolve('typescript/bin/tsc')), '-p', join(checkFolder, 'tsconfig.json')]).catch((error: { stdout: string }) => ({ stdout: error.stdout }));
+      expect(checked.stdout).toBe('');
+    } finally {
+      rmSync(checkFolder, { recursive: true, force: true });
+    }
   }, 120_000);
 
-  it.each(examples.map((example) => [example.name, example] as const))('%s runs against the mocks', async (_name, example) => {
-    const file = join(scratch, `${example.name}.mts`);
-    writeFileSync(file, localized(example.code));
-    const pfx = join(scratch, 'participant.pfx');
-    writeFileSync(pfx, pki.clientPfx);
-    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', file], { cwd: projectRoot, env: { ...process.env, CONTRATO_PFX: pfx, CONTRATO_PFX_PASSPHRASE: pki.pfxPassphrase }, timeout: 60_000 });
-    expect(stderr.replace(/npm warn[^\n]*\n/g, '')).toBe('');
+  it.each(examples.map((example) => [example.name, example] as const))('%s runs as printed against the mocks', async (_name, example) => {
+    const file = join(userFolder, `${example.name}.mts`);
+    writeFileSync(file, example.code);
+    const { stdout, stderr } = await run(process.execPath, ['--import', tsxLoader, file], { cwd: userFolder, env: userEnvironment(), timeout: 60_000 });
+    expect(stderr).toBe('');
     const want: Record<string, RegExp> = {
       accounts: /wallets on ETH: \d+\norder [0-9a-f-]{36} \w+/,
       pix: /charge \w+ \w+/,

@@ -1,7 +1,7 @@
 /** `contrato format` and `contrato brcode`: the domain checks of contrato/formats from the shell. */
 import { buildBrCode, parseBrCode } from '../formats/brcode.js';
 import { checkFormat, formats, isFormatName } from '../formats/registry.js';
-import { UsageError } from './validate.js';
+import { UsageError } from './arguments.js';
 
 export interface Output {
   readonly out: (line: string) => void;

@@ -6,6 +6,7 @@
  */
 import { request as httpRequest, createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { PortInUseError, urlOf } from './ports.js';
 import { runCrossFieldChecks } from '../rules/cross-field.js';
 import type { ValidationIssue } from '../runtime/errors.js';
 import { validateRequest } from '../runtime/runtime.js';
@@ -84,8 +85,28 @@ function problem(response: ServerResponse, request: IncomingMessage, operationId
   response.writeHead(422, { 'content-type': 'application/problem+json' }).end(JSON.stringify(body));
 }
 
-/** Listens on 127.0.0.1:`port`, checks each request against `modules`, forwards the valid ones to `upstream`. */
-export function startMockFront(modules: InterfaceModules, upstream: string, port: number): Promise<MockFront> {
+/**
+ * Prism warns in an `sl-violations` header on every call that it cannot check the mutualTLS scheme the
+ * specs declare (it sees no TLS). That says nothing about the request, so it is dropped; every other
+ * violation Prism reports stays.
+ */
+const unsupportedMutualTls = 'We currently do not support this type of security scheme: mutualTLS';
+
+export function withoutMutualTlsNoise(header: string | string[] | undefined): string | undefined {
+  if (typeof header !== 'string') return undefined;
+  let violations: unknown;
+  try {
+    violations = JSON.parse(header);
+  } catch {
+    return header;
+  }
+  if (!Array.isArray(violations)) return header;
+  const kept = violations.filter((violation: { message?: unknown }) => violation?.message !== unsupportedMutualTls);
+  return kept.length > 0 ? JSON.stringify(kept) : undefined;
+}
+
+/** Listens on `host`:`port`, checks each request against `modules`, forwards the valid ones to `upstream`. */
+export function startMockFront(modules: InterfaceModules, upstream: string, port: number, host = '127.0.0.1', label = 'mock'): Promise<MockFront> {
   const target = new URL(upstream);
   const server: Server = createServer((request, response) => {
     void (async () => {
@@ -95,7 +116,9 @@ export function startMockFront(modules: InterfaceModules, upstream: string, port
       const forwarded = httpRequest(
         { host: target.hostname, port: target.port, method: request.method, path: request.url, headers: { ...request.headers, host: target.host } },
         (answer) => {
-          response.writeHead(answer.statusCode ?? 502, answer.headers);
+          const { 'sl-violations': violations, ...headers } = answer.headers;
+          const kept = withoutMutualTlsNoise(violations);
+          response.writeHead(answer.statusCode ?? 502, kept === undefined ? headers : { ...headers, 'sl-violations': kept });
           answer.pipe(response);
         },
       );
@@ -110,11 +133,11 @@ export function startMockFront(modules: InterfaceModules, upstream: string, port
     });
   });
   return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, '127.0.0.1', () => {
+    server.once('error', (error: NodeJS.ErrnoException) => reject(error.code === 'EADDRINUSE' ? new PortInUseError(host, [{ port, label }]) : error));
+    server.listen(port, host, () => {
       const { port: actual } = server.address() as AddressInfo;
       resolve({
-        url: `http://127.0.0.1:${actual}`,
+        url: urlOf(host, actual),
         stop: () =>
           new Promise<void>((done) => {
             server.closeAllConnections();

@@ -3,10 +3,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { createRequire } from 'node:module';
-import { createServer as createNetServer, type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { dirname, extname, join, normalize, sep } from 'node:path';
 import { bundleOperations } from '../bundle-operations.js';
 import { docsPort, findInterface, type InterfaceName } from '../interfaces.js';
+import { assertPortsFree, defaultBasePort, defaultHost, freeLoopbackPort, PortInUseError, portFor, urlOf, type PlannedPort } from './ports.js';
 import { startMockFront } from './mock-front.js';
 import { bundledSpecPath, loadInterface, type InterfaceModules } from './registry.js';
 
@@ -27,17 +28,8 @@ function prismBin(): string {
   }
 }
 
-/** A port nobody listens on now, for a process of ours to take (Prism takes no port 0). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createNetServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
+/** How long a Prism process may take to listen before the start is given up (bounded on a loaded machine). */
+const prismStartLimitMs = 60_000;
 
 /** Prism on 127.0.0.1:`port` serving the bundled spec of `name`; resolves once it listens. */
 function startPrism(name: InterfaceName, port: number, options: { dynamic?: boolean }): Promise<RunningServer> {
@@ -51,26 +43,31 @@ function startPrism(name: InterfaceName, port: number, options: { dynamic?: bool
   };
   process.once('exit', killChild);
   child.once('exit', () => process.removeListener('exit', killChild));
-  const url = `http://127.0.0.1:${port}`;
+  const stop = (): Promise<void> =>
+    new Promise<void>((done) => {
+      if (child.exitCode !== null || child.signalCode !== null) return done();
+      child.once('exit', () => done());
+      child.kill('SIGTERM');
+    });
   let output = '';
   return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      void stop();
+      reject(new Error(`the Prism mock of ${name} did not start within ${prismStartLimitMs / 1000} s`));
+    }, prismStartLimitMs);
     const onData = (chunk: Buffer): void => {
       output += chunk.toString();
       if (/Prism is listening on/.test(output)) {
-        resolve({
-          url,
-          stop: () =>
-            new Promise<void>((done) => {
-              if (child.exitCode !== null) return done();
-              child.once('exit', () => done());
-              child.kill('SIGTERM');
-            }),
-        });
+        clearTimeout(timer);
+        resolve({ url: `http://127.0.0.1:${port}`, stop });
       }
     };
     child.stdout?.on('data', onData);
     child.stderr?.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`prism for ${name} exited with ${code}:\n${output.slice(-2000)}`)));
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`the Prism mock of ${name} exited with ${code}:\n${output.slice(-2000)}`));
+    });
   });
 }
 
@@ -82,14 +79,21 @@ async function modulesOfDocument(name: InterfaceName): Promise<InterfaceModules>
   return { ...modules, operationTable: Object.fromEntries(Object.entries(modules.operationTable).filter(([id]) => ids.has(id))) };
 }
 
+export interface MockOptions {
+  /** Answers generated from the schemas (seeded) instead of the examples. */
+  readonly dynamic?: boolean;
+  /** Address the mock listens on; 127.0.0.1 unless given. */
+  readonly host?: string;
+}
+
 /**
- * The mock of `name` on 127.0.0.1:`port`: a front that answers an invalid request with a 422 problem
- * naming each violation (the clients' own validators and rules), and Prism behind it for the rest.
+ * The mock of `name` on `host`:`port` (0: a free port): a front that answers an invalid request with a
+ * 422 problem naming each violation (the clients' own validators and rules), and Prism behind it for the rest.
  */
-export async function startMock(name: InterfaceName, port: number, options: { dynamic?: boolean } = {}): Promise<RunningServer> {
-  const prism = await startPrism(name, await freePort(), options);
+export async function startMock(name: InterfaceName, port: number, options: MockOptions = {}): Promise<RunningServer> {
+  const [prism, modules] = await Promise.all([freeLoopbackPort().then((internal) => startPrism(name, internal, options)), modulesOfDocument(name)]);
   try {
-    const front = await startMockFront(await modulesOfDocument(name), prism.url, port);
+    const front = await startMockFront(modules, prism.url, port, options.host ?? defaultHost, `mock ${name}`);
     return {
       url: front.url,
       stop: async () => {
@@ -112,8 +116,8 @@ const contentTypes: Record<string, string> = {
   '.svg': 'image/svg+xml',
 };
 
-/** Serves the files of `siteDir` on 127.0.0.1:`port` (0 picks a free port). */
-export function serveStatic(siteDir: string, port: number): Promise<RunningServer> {
+/** Serves the files of `siteDir` on `host`:`port` (0 picks a free port). */
+export function serveStatic(siteDir: string, port: number, host: string = defaultHost): Promise<RunningServer> {
   const root = normalize(siteDir);
   const server: Server = createServer((request, response) => {
     const pathname = decodeURIComponent(new URL(request.url ?? '/', 'http://localhost').pathname);
@@ -126,33 +130,68 @@ export function serveStatic(siteDir: string, port: number): Promise<RunningServe
     createReadStream(file).pipe(response);
   });
   return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, '127.0.0.1', () => {
+    server.once('error', (error: NodeJS.ErrnoException) => reject(error.code === 'EADDRINUSE' ? new PortInUseError(host, [{ port, label: 'docs site' }]) : error));
+    server.listen(port, host, () => {
       const { port: actual } = server.address() as AddressInfo;
       resolve({
-        url: `http://127.0.0.1:${actual}`,
-        stop: () => new Promise<void>((done) => server.close(() => done())),
+        url: urlOf(host, actual),
+        stop: () =>
+          new Promise<void>((done) => {
+            server.closeAllConnections();
+            server.close(() => done());
+          }),
       });
     });
   });
 }
 
-/** Mocks of `names` on their fixed ports and, given a site folder, the docs site; prints their URLs. */
-export async function startAll(names: readonly InterfaceName[], siteDir: string | null, options: { dynamic?: boolean } = {}): Promise<RunningServer[]> {
-  const servers: RunningServer[] = [];
-  for (const name of names) {
-    const info = findInterface(name)!;
-    const server = await startMock(name, info.mockPort, options);
-    servers.push(server);
-    console.log(`mock  ${name.padEnd(14)} ${server.url}`);
-  }
-  if (siteDir) {
-    const { buildSite } = await import('./site.js');
-    await buildSite(siteDir, { log: console.log });
-    const server = await serveStatic(siteDir, docsPort);
-    servers.push(server);
-    console.log(`docs  ${'site'.padEnd(14)} ${server.url}/`);
-  }
-  return servers;
+export interface StartOptions extends MockOptions {
+  /** Base port: the docs site on it, each mock at its offset (4011 - 4000 for accounts, ...); 0 gives every server a free port. */
+  readonly port?: number;
+  /** Where progress goes, one line per event. */
+  readonly log?: (line: string) => void;
 }
 
+const seconds = (since: number): string => `${((Date.now() - since) / 1000).toFixed(1)} s`;
+
+/**
+ * The mocks of `names` and, given a site folder, the docs site, started side by side on `host`, ports
+ * from the base port. Every port is checked before anything starts; a line is logged as each server is
+ * ready. On any failure the servers already running are stopped again.
+ */
+export async function startAll(names: readonly InterfaceName[], siteDir: string | null, options: StartOptions = {}): Promise<RunningServer[]> {
+  const log = options.log ?? ((line: string) => console.log(line));
+  const host = options.host ?? defaultHost;
+  const base = options.port ?? defaultBasePort;
+  const mocks = names.map((name) => ({ name, port: portFor(base, findInterface(name)!.mockPort) }));
+  const planned: PlannedPort[] = [...mocks.map(({ name, port }) => ({ port, label: `mock ${name}` })), ...(siteDir ? [{ port: portFor(base, docsPort), label: 'docs site' }] : [])];
+  await assertPortsFree(host, planned);
+  const started = Date.now();
+  const waitingFor = [mocks.length > 0 ? `${mocks.length} Prism ${mocks.length === 1 ? 'mock' : 'mocks'} (${mocks.map((mock) => mock.name).join(', ')})` : '', siteDir ? 'the docs site' : ''].filter(Boolean);
+  log(`starting ${waitingFor.join(' and ')} on ${host}…`);
+  const tasks: Promise<RunningServer>[] = mocks.map(async ({ name, port }) => {
+    const server = await startMock(name, port, options);
+    log(`mock  ${name.padEnd(14)} ${server.url.padEnd(24)} ready in ${seconds(started)}`);
+    return server;
+  });
+  if (siteDir) {
+    tasks.push(
+      (async () => {
+        const { buildSite } = await import('./site.js');
+        const built = await buildSite(siteDir, { log: (line) => log(`  ${line.trim()}`), onBuildStart: () => log('docs  building the site (Redoc, one page per interface)…') });
+        const server = await serveStatic(siteDir, portFor(base, docsPort), host);
+        log(`docs  ${'site'.padEnd(14)} ${`${server.url}/`.padEnd(24)} ready in ${seconds(started)}${built ? ' (site built)' : ''}`);
+        return server;
+      })(),
+    );
+  }
+  const results = await Promise.allSettled(tasks);
+  const servers = results.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
+  const failure = results.find((result): result is PromiseRejectedResult => result.status === 'rejected');
+  if (failure) {
+    await Promise.all(servers.map((server) => server.stop()));
+    throw failure.reason;
+  }
+  log(`all ready in ${seconds(started)} — Ctrl-C to stop`);
+  return servers;
+}

@@ -6,11 +6,11 @@
  */
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
-import { dirname, extname, join } from 'node:path';
+import { basename, dirname, extname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { interfaces } from '../interfaces.js';
 import { bundledSpecPath } from './registry.js';
@@ -38,7 +38,6 @@ async function buildReferencePage(specPath: string, output: string): Promise<voi
   writeFileSync(output, cdnLogos.reduce((html, logo) => html.replaceAll(logo, blankSvg), readFileSync(output, 'utf8')));
 }
 
-/** Builds the site into `siteDir` unless it was already built from the same specs. Returns whether it built. */
 /** The project's docs folder (guides, coverage report), when contrato runs from its repository. */
 function docsDir(): string | null {
   for (const relative of ['../../docs', '../../../docs']) {
@@ -49,7 +48,37 @@ function docsDir(): string | null {
 }
 
 /** Builds the site into `siteDir` unless it was already built from the same sources. Returns whether it built. */
-export async function buildSite(siteDir: string, options: { force?: boolean; log?: (line: string) => void } = {}): Promise<boolean> {
+export interface BuildSiteOptions {
+  readonly force?: boolean;
+  /** One line per page built. */
+  readonly log?: (line: string) => void;
+  /** Called once when the stamp shows the site must be built (it takes seconds), before the first page. */
+  readonly onBuildStart?: () => void;
+}
+
+/** Moves `from` to `to`, replacing it; another builder may put its own `to` there in between, so a few tries. */
+function replaceFolder(from: string, to: string): void {
+  for (let attempt = 1; ; attempt += 1) {
+    rmSync(to, { recursive: true, force: true });
+    try {
+      renameSync(from, to);
+      return;
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (attempt >= 3 || (code !== 'ENOTEMPTY' && code !== 'EEXIST')) throw error;
+    }
+  }
+}
+
+/** Redoc pages built at once: two cores, and each build is one busy process. */
+const parallelPageBuilds = 2;
+
+/**
+ * Builds the site into `siteDir` unless it was already built from the same sources. Returns whether it
+ * built. The pages are written to a scratch folder beside `siteDir` that replaces it at the end, so a
+ * second builder or a server reading the site never sees half of one.
+ */
+export async function buildSite(siteDir: string, options: BuildSiteOptions = {}): Promise<boolean> {
   // Loaded here: the pages need `marked`, an optional peer like @redocly/cli, which only building the site needs.
   const { coveragePage, eventsDocument, forReading, guidePages, landingPage } = await import('./site-pages.js');
   const docs = docsDir();
@@ -71,25 +100,33 @@ export async function buildSite(siteDir: string, options: { force?: boolean; log
     .digest('hex');
   const stampPath = join(siteDir, '.stamp');
   if (!options.force && existsSync(stampPath) && readFileSync(stampPath, 'utf8') === stamp) return false;
-  rmSync(siteDir, { recursive: true, force: true });
-  mkdirSync(join(siteDir, 'guides'), { recursive: true });
+  options.onBuildStart?.();
+  mkdirSync(dirname(resolve(siteDir)), { recursive: true });
+  const building = mkdtempSync(join(dirname(resolve(siteDir)), `.${basename(siteDir)}-building-`));
   const scratch = mkdtempSync(join(tmpdir(), 'contrato-site-'));
   try {
+    mkdirSync(join(building, 'guides'), { recursive: true });
     const references = [
       ...documents.map(({ name, document }) => ({ name, document: forReading(document) })),
       { name: 'events', document: forReading(eventsDocument(documents.find((entry) => entry.name === 'accounts')!.document)) },
     ];
-    for (const { name, document } of references) {
-      const started = Date.now();
-      const input = join(scratch, `${name}.json`);
-      writeFileSync(input, JSON.stringify(document));
-      await buildReferencePage(input, join(siteDir, `${name}.html`));
-      options.log?.(`  ✓ ${`${name}: reference page (redoc)`.padEnd(34)} ${Date.now() - started} ms`);
-    }
+    const queue = [...references];
+    const worker = async (): Promise<void> => {
+      for (let next = queue.shift(); next; next = queue.shift()) {
+        const started = Date.now();
+        const input = join(scratch, `${next.name}.json`);
+        writeFileSync(input, JSON.stringify(next.document));
+        await buildReferencePage(input, join(building, `${next.name}.html`));
+        options.log?.(`  ✓ ${`${next.name}: reference page (redoc)`.padEnd(34)} ${Date.now() - started} ms`);
+      }
+    };
+    await Promise.all(Array.from({ length: parallelPageBuilds }, worker));
+    for (const page of pages) writeFileSync(join(building, page.file), page.html);
+    writeFileSync(join(building, '.stamp'), stamp);
+    replaceFolder(building, siteDir);
   } finally {
     rmSync(scratch, { recursive: true, force: true });
+    rmSync(building, { recursive: true, force: true });
   }
-  for (const page of pages) writeFileSync(join(siteDir, page.file), page.html);
-  writeFileSync(stampPath, stamp);
   return true;
 }

@@ -9,7 +9,9 @@ import type { OperationValidatorSet } from '../runtime/runtime.js';
 import { check } from '../runtime/validation.js';
 import type { InterfaceModules } from './registry.js';
 
-export class UsageError extends Error {}
+import { UsageError } from './arguments.js';
+
+export { UsageError };
 
 export interface OperationMatch {
   readonly info: OperationInfo;

@@ -1,22 +1,22 @@
 /**
- * The documentation site in a real browser (Debian's Chromium driven by playwright-core): every page
+ * The documentation site in a real browser (Chromium driven by playwright-core; see helpers/browser.ts): every page
  * loads without console errors and without a single request leaving 127.0.0.1, every operationId of
  * every spec is on its interface's page, every event on the events page, provisional operations are
  * marked; a screenshot of each page goes to test-artifacts/screenshots.
  */
-import { existsSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../scripts/lib.js';
 import { bundledSpecPath } from '../../src/cli/registry.js';
 import { serveStatic, type RunningServer } from '../../src/cli/servers.js';
 import { buildSite } from '../../src/cli/site.js';
 import { interfaces } from '../../src/interfaces.js';
+import { launchChromium } from '../helpers/browser.js';
 
 const siteDir = join(projectRoot, 'site');
 const screenshots = join(projectRoot, 'test-artifacts/screenshots');
-const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 let browser: Browser;
 let site: RunningServer;
 
@@ -24,11 +24,9 @@ beforeAll(async () => {
   await buildSite(siteDir);
   site = await serveStatic(siteDir, 0);
   mkdirSync(screenshots, { recursive: true });
-  if (!existsSync(chromiumPath)) throw new Error(`Chromium is not at ${chromiumPath}: .ci/run installs it with apt-get install chromium`);
-  browser = await chromium.launch({
-    executablePath: chromiumPath,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  const launched = await launchChromium();
+  browser = launched.browser;
+  console.log(`browser: ${launched.source}`);
 }, 120_000);
 
 afterAll(async () => {

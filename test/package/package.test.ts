@@ -1,6 +1,6 @@
 /**
  * The published package as a user gets it: `npm pack`, then an independent consumer project that
- * installs the tarball offline, type-checks a file using every subpath under strict settings, runs it
+ * installs the tarball (from the npm cache where it can), type-checks a file using every subpath under strict settings, runs it
  * against the Prism mocks, `require()`s the package, runs the bin; the tarball holds no tests or
  * scripts; publint and attw are clean; and bundling one interface pulls in no other interface's validators.
  */
@@ -40,8 +40,9 @@ beforeAll(() => {
     JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noUncheckedIndexedAccess: true, exactOptionalPropertyTypes: true, resolveJsonModule: true, skipLibCheck: false, types: ['node'], outDir: 'out' }, files: ['consumer.ts'] }),
   );
   copyFileSync(join(projectRoot, 'test/package/consumer/consumer.ts'), join(consumer, 'consumer.ts'));
-  // Offline: everything comes from the npm cache that installing contrato's own dependencies filled.
-  npm(['install', '--offline', '--no-package-lock'], consumer);
+  // The cache first (npm ci filled it with the tarballs of contrato's own dependencies), the registry for
+  // what it lacks: a fresh machine's cache has no registry metadata, so --offline would fail there.
+  npm(['install', '--prefer-offline', '--no-package-lock'], consumer);
   pki = createTestPki();
 }, 240_000);
 

@@ -1,0 +1,104 @@
+/** The commands of `contrato`: names, usage lines and options (the grammar; program.ts runs them). */
+import { formats } from '../formats/registry.js';
+import { interfaces } from '../interfaces.js';
+import type { CommandSpec, OptionSpec } from './arguments.js';
+import { defaultBasePort, defaultHost } from './ports.js';
+
+const interfaceNames = interfaces.map((info) => info.name).join(', ');
+const portOption: OptionSpec = {
+  name: 'port',
+  value: '<n>',
+  description: `base port (default ${defaultBasePort}): the docs site on <n>, each mock at its offset (accounts <n>+11, pix +12, messages +13, core-banking +14, pix-location +15); 0 gives each a free port`,
+};
+const hostOption: OptionSpec = { name: 'host', value: '<address>', description: `address to listen on (default ${defaultHost}; 0.0.0.0 for every interface of this machine)` };
+const dynamicOption: OptionSpec = { name: 'dynamic', description: 'answers generated from the schemas (seeded, the same every run) instead of the examples' };
+const siteOption: OptionSpec = { name: 'site', value: '<dir>', description: 'folder the docs site is built into and served from (default ./site)' };
+
+export const commands = [
+  {
+    name: 'validate',
+    summary: 'check a JSON document against a request, a response, a schema, an event or a message',
+    usage: [
+      'validate <interface> <METHOD> <path> request [file|-]',
+      'validate <interface> <METHOD> <path> response:<STATUS> [file|-]',
+      'validate <interface> schema <Name> [file|-]',
+      'validate events <type> [file|-]',
+      'validate messages <message> [file|-]',
+    ],
+    options: [],
+    notes: [
+      `interfaces: ${interfaceNames}`,
+      'events: the type as delivered (TRANSFER, invoice.paid, crypto.order.updated, ...)',
+      'messages: by the names of the interface specification (pacs.008, pain.012-authorization, dict.create-key, ...)',
+      'The document is read from the file, or from standard input when it is - or absent. One line per problem: pointer, rule, value.',
+    ],
+  },
+  {
+    name: 'diff',
+    summary: 'classify the changes between two bundled specs (exit 1 on a breaking change without a new major version)',
+    usage: ['diff <old> <new>'],
+    options: [],
+    notes: ['Both files are bundled specs, JSON or YAML (generated/<interface>/openapi.json, specs/releases/...).'],
+  },
+  {
+    name: 'format',
+    summary: 'check one value against a Brazilian or Pix format',
+    usage: ['format <name> <value>'],
+    options: [],
+    notes: [`formats: ${Object.keys(formats).join(', ')}`],
+  },
+  {
+    name: 'brcode',
+    summary: 'decode a Pix BR Code, or encode a static or dynamic one',
+    usage: ['brcode decode <code|->', 'brcode encode (--key <key> | --url <location>) --name <name> --city <city> [--amount <value>] [--txid <id>] [--description <text>] [--postal-code <cep>]'],
+    options: [
+      { name: 'key', value: '<key>', description: 'Pix key of a static code' },
+      { name: 'url', value: '<location>', description: 'payload location of a dynamic code (without https://)' },
+      { name: 'name', value: '<name>', description: 'merchant name' },
+      { name: 'city', value: '<city>', description: 'merchant city' },
+      { name: 'amount', value: '<value>', description: 'amount, as 10.50' },
+      { name: 'txid', value: '<id>', description: 'transaction id of a static code' },
+      { name: 'description', value: '<text>', description: 'free text shown to the payer (static code)' },
+      { name: 'postal-code', value: '<cep>', description: 'merchant postal code' },
+    ],
+  },
+  {
+    name: 'mock',
+    summary: 'serve Prism mocks of the interfaces on loopback; invalid requests get a 422 problem naming each violation',
+    usage: ['mock [interface...] [--dynamic] [--port <n>] [--host <address>]'],
+    options: [dynamicOption, portOption, hostOption],
+    notes: [`interfaces: ${interfaceNames} (all when none is named)`],
+  },
+  {
+    name: 'docs',
+    summary: 'build (when stale) and serve the documentation site',
+    usage: ['docs [--site <dir>] [--port <n>] [--host <address>]'],
+    options: [siteOption, portOption, hostOption],
+  },
+  {
+    name: 'start',
+    summary: 'the mocks of every interface and the docs site together, as npm start serves them',
+    usage: ['start [--dynamic] [--site <dir>] [--port <n>] [--host <address>]'],
+    options: [dynamicOption, siteOption, portOption, hostOption],
+  },
+  {
+    name: 'dev-certs',
+    summary: 'write a throwaway development CA, a participant client certificate (PEM and PFX) and a localhost server certificate',
+    usage: ['dev-certs [--dir <dir>] [--passphrase <text>] [--days <n>] [--force]'],
+    options: [
+      { name: 'dir', value: '<dir>', description: 'where the files go (default: the current folder)' },
+      { name: 'passphrase', value: '<text>', description: 'protect the key in participant.pfx (default: no passphrase)' },
+      { name: 'days', value: '<n>', description: 'validity in days (default 30)' },
+      { name: 'force', description: 'overwrite files that exist' },
+    ],
+    notes: ['For development only: never use these certificates against the platform. Files: dev-ca.pem, participant.pem, participant-key.pem, participant.pfx, server.pem, server-key.pem (and dev-ca-key.pem).'],
+  },
+  {
+    name: 'help',
+    summary: 'this overview, or the help of one command',
+    usage: ['help [command]'],
+    options: [],
+  },
+] as const satisfies readonly CommandSpec[];
+
+export type CommandName = (typeof commands)[number]['name'];

@@ -1,0 +1,105 @@
+/**
+ * The commands that check documents: `validate` (requests, responses, schemas, events, messages) and
+ * `diff` (two bundled specs). Loaded only when one of them runs: they pull in the generated validators.
+ */
+import { readFileSync } from 'node:fs';
+import { findInterface, interfaces, type InterfaceName } from '../interfaces.js';
+import { UsageError } from './arguments.js';
+import { loadInterface } from './registry.js';
+import { matchOperation, validateDocument, type ValidateTarget } from './validate.js';
+
+export function interfaceArgument(name: string | undefined): InterfaceName {
+  const info = name ? findInterface(name) : undefined;
+  if (!info) throw new UsageError(`unknown interface ${JSON.stringify(name ?? '')}; known: ${interfaces.map((i) => i.name).join(', ')}`);
+  return info.name as InterfaceName;
+}
+
+function readDocument(file: string | undefined): unknown {
+  const text = !file || file === '-' ? readFileSync(0, 'utf8') : readFileSync(file, 'utf8');
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new UsageError(`${file ?? 'stdin'} is not JSON: ${(error as Error).message}`);
+  }
+}
+
+/** A delivered webhook payload checked as an event of the given type (section 6). */
+async function validateEventCommand(args: string[]): Promise<number> {
+  const { checkEvent, eventTypes, isEventType } = await import('../events/parse.js');
+  const [type, file] = args;
+  if (!type || !isEventType(type)) throw new UsageError(`unknown event type ${JSON.stringify(type ?? '')}; known: ${eventTypes.join(', ')}`);
+  return report(checkEvent(type, readDocument(file)));
+}
+
+/** A message of interface C checked against its schema, by the names of section 2.12 (`pacs.008`, `dict.create-key`). */
+async function validateMessageCommand(args: string[]): Promise<number> {
+  const [{ messageTable }, { validators, patternDescriptions }, { check }] = await Promise.all([
+    import('../../generated/messages/operations.js'),
+    import('../../generated/messages/validators.js'),
+    import('../runtime/validation.js'),
+  ]);
+  const [message, file] = args;
+  const entry = message ? (messageTable as Record<string, { schema: string } | undefined>)[message] : undefined;
+  if (!entry) throw new UsageError(`unknown message ${JSON.stringify(message ?? '')}; known: ${Object.keys(messageTable).join(', ')}`);
+  const validator = (validators.schemas as Record<string, Parameters<typeof check>[0]>)[entry.schema]!;
+  return report(check(validator, readDocument(file), '', patternDescriptions));
+}
+
+/** A bundled spec from a file: JSON, or YAML when the optional `yaml` package is installed. */
+async function readSpec(file: string): Promise<Record<string, unknown>> {
+  const text = readFileSync(file, 'utf8');
+  try {
+    return JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    try {
+      const { parse } = await import('yaml');
+      return parse(text) as Record<string, unknown>;
+    } catch (error) {
+      throw new UsageError(`${file} is neither JSON nor YAML: ${(error as Error).message}`);
+    }
+  }
+}
+
+export async function diffCommand(args: string[]): Promise<number> {
+  const [oldFile, newFile] = args;
+  if (!oldFile || !newFile) throw new UsageError('diff needs two bundled specs: contrato diff <old> <new>');
+  const { diffSpecs, formatDiff } = await import('../governance/diff.js');
+  const result = diffSpecs(await readSpec(oldFile), await readSpec(newFile));
+  console.log(formatDiff(result));
+  return result.breaking && !result.majorRaised ? 1 : 0;
+}
+
+export async function validateCommand(args: string[]): Promise<number> {
+  if (args[0] === 'events') return validateEventCommand(args.slice(1));
+  // `messages` is also an interface: `validate messages POST /path request` and `… schema X` keep that form.
+  if (args[0] === 'messages' && args[1] !== 'schema' && !/^(get|put|post|patch|delete|head|options)$/i.test(args[1] ?? '')) return validateMessageCommand(args.slice(1));
+  const name = interfaceArgument(args[0]);
+  const modules = await loadInterface(name);
+  if (args[1] === 'schema') {
+    if (!args[2]) throw new UsageError('schema needs a name');
+    // Check the name before reading stdin, so a usage error never waits for input.
+    validateDocument(modules, { kind: 'schema', name: args[2] }, undefined);
+    const issues = validateDocument(modules, { kind: 'schema', name: args[2] }, readDocument(args[3]));
+    return report(issues);
+  }
+  const [, method, path, what, file] = args;
+  if (!method || !path || !what) throw new UsageError('validate needs <METHOD> <path> request|response:<STATUS>');
+  const operation = matchOperation(modules, method, path);
+  if (!operation) throw new UsageError(`no operation ${method.toUpperCase()} ${path} in ${name}`);
+  let target: ValidateTarget;
+  if (what === 'request') target = { kind: 'request' };
+  else if (/^response:(\d{3}|default)$/.test(what)) target = { kind: 'response', status: what.slice('response:'.length) };
+  else throw new UsageError(`expected request or response:<STATUS>, got ${what}`);
+  // Check the operation before reading stdin, so a usage error never waits for input.
+  validateDocument(modules, target, undefined, operation);
+  return report(validateDocument(modules, target, readDocument(file), operation));
+}
+
+function report(issues: readonly { pointer: string; message: string }[]): number {
+  if (issues.length === 0) {
+    console.log('valid');
+    return 0;
+  }
+  for (const issue of issues) console.error(`${issue.pointer || '/'}: ${issue.message}`);
+  return 1;
+}

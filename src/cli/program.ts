@@ -1,0 +1,167 @@
+/**
+ * `contrato` as a function: parses the arguments against the command table, shows help without doing
+ * anything else, runs the command and turns every failure into one line and an exit code (0 done,
+ * 1 invalid input or a failure, 2 usage error). Commands load their modules only when they run, so
+ * `--help` and `--version` answer at once.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { interfaces, type InterfaceName } from '../interfaces.js';
+import { commandHelp, findCommand, overview, parseArguments, UsageError, type CommandSpec, type ParsedArguments } from './arguments.js';
+import { commands, type CommandName } from './commands.js';
+import type { Output } from './format-commands.js';
+import { defaultBasePort, PortInUseError } from './ports.js';
+import type { RunningServer } from './servers.js';
+
+export interface RunContext {
+  /** How the user started this command, for the hints of error lines ("contrato mock", "npm start --"). */
+  readonly invokedAs?: string;
+  /** The folder the docs site goes to when --site is not given. */
+  readonly defaultSite?: string;
+  readonly output?: Output;
+}
+
+const consoleOutput: Output = { out: (line) => console.log(line), err: (line) => console.error(line) };
+
+/** contrato's version, from the package.json above this file (src/cli or dist/src/cli). */
+export function version(): string {
+  for (const relative of ['../../package.json', '../../../package.json']) {
+    const path = fileURLToPath(new URL(relative, import.meta.url));
+    if (!existsSync(path)) continue;
+    const manifest = JSON.parse(readFileSync(path, 'utf8')) as { name?: string; version?: string };
+    if (manifest.name === 'contrato' && manifest.version) return manifest.version;
+  }
+  return 'unknown';
+}
+
+function portValue(parsed: ParsedArguments): number {
+  const given = parsed.options.get('port');
+  if (given === undefined) return defaultBasePort;
+  const port = Number(given);
+  // The highest offset (+15) must stay a valid port.
+  if (given === true || !/^\d+$/.test(given) || port > 65_535 - 15) throw new UsageError(`--port takes a base port from 0 to ${65_535 - 15}, got ${JSON.stringify(given)}`);
+  return port;
+}
+
+function stringOption(parsed: ParsedArguments, name: string): string | undefined {
+  const value = parsed.options.get(name);
+  return typeof value === 'string' ? value : undefined;
+}
+
+function noPositionals(spec: CommandSpec, parsed: ParsedArguments): void {
+  if (parsed.positionals.length > 0) throw new UsageError(`${spec.name} takes no argument ${JSON.stringify(parsed.positionals[0])}; contrato ${spec.usage[0]}`);
+}
+
+async function untilInterrupted(servers: readonly RunningServer[]): Promise<number> {
+  await new Promise<void>((resolve) => {
+    for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(signal, () => resolve());
+  });
+  await Promise.all(servers.map((server) => server.stop()));
+  return 0;
+}
+
+async function serve(names: readonly InterfaceName[], siteDir: string | null, parsed: ParsedArguments, output: Output): Promise<number> {
+  const { startAll } = await import('./servers.js');
+  const host = stringOption(parsed, 'host');
+  const servers = await startAll(names, siteDir, { port: portValue(parsed), ...(host ? { host } : {}), dynamic: parsed.options.has('dynamic'), log: output.out });
+  return untilInterrupted(servers);
+}
+
+async function runCommand(name: CommandName, parsed: ParsedArguments, context: RunContext, output: Output): Promise<number> {
+  const spec = findCommand(commands, name);
+  const site = (): string => stringOption(parsed, 'site') ?? context.defaultSite ?? 'site';
+  switch (name) {
+    case 'validate':
+      return (await import('./document-commands.js')).validateCommand([...parsed.positionals]);
+    case 'diff':
+      return (await import('./document-commands.js')).diffCommand([...parsed.positionals]);
+    case 'format':
+      return (await import('./format-commands.js')).formatCommand(parsed.positionals, output);
+    case 'brcode': {
+      const { brcodeCommand } = await import('./format-commands.js');
+      const options = [...parsed.options].flatMap(([option, value]) => [`--${option}`, String(value)]);
+      return brcodeCommand([...parsed.positionals, ...options], output, () => readFileSync(0, 'utf8'));
+    }
+    case 'mock': {
+      const { interfaceArgument } = await import('./document-commands.js');
+      const names = parsed.positionals.length > 0 ? parsed.positionals.map(interfaceArgument) : interfaces.map((info) => info.name);
+      return serve(names, null, parsed, output);
+    }
+    case 'docs':
+      noPositionals(spec, parsed);
+      return serve([], site(), parsed, output);
+    case 'start':
+      noPositionals(spec, parsed);
+      return serve(
+        interfaces.map((info) => info.name),
+        site(),
+        parsed,
+        output,
+      );
+    case 'dev-certs': {
+      noPositionals(spec, parsed);
+      const days = stringOption(parsed, 'days');
+      if (days !== undefined && !/^[1-9]\d{0,4}$/.test(days)) throw new UsageError(`--days takes a whole number of days from 1 to 99999, got ${JSON.stringify(days)}`);
+      const passphrase = stringOption(parsed, 'passphrase');
+      const { writeDevCertificates } = await import('./dev-certs.js');
+      const written = writeDevCertificates(stringOption(parsed, 'dir') ?? '.', { force: parsed.options.has('force'), ...(days ? { days: Number(days) } : {}), ...(passphrase ? { passphrase } : {}) });
+      output.out(`wrote a development CA and certificates into ${written.directory} (for development only):`);
+      for (const file of written.files) output.out(`  ${file}`);
+      return 0;
+    }
+    case 'help': {
+      const [topic] = parsed.positionals;
+      output.out(topic ? commandHelp(findCommand(commands, topic)) : overview(commands, version()));
+      return 0;
+    }
+  }
+}
+
+/** Runs `contrato <argv>` and answers its exit code; never throws. */
+export async function runCli(argv: readonly string[], context: RunContext = {}): Promise<number> {
+  const output = context.output ?? consoleOutput;
+  const [first, ...rest] = argv;
+  let invokedAs = context.invokedAs ?? 'contrato';
+  try {
+    if (first === undefined) {
+      output.err(overview(commands, version()));
+      return 2;
+    }
+    if (first === '-h' || first === '--help') {
+      output.out(overview(commands, version()));
+      return 0;
+    }
+    if (first === '-v' || first === '--version') {
+      output.out(version());
+      return 0;
+    }
+    if (first.startsWith('-')) throw new UsageError(`unknown option ${first}; ${first.startsWith('--') ? 'the options are --help and --version' : 'the options are -h and -v'}, commands come first`);
+    const spec = findCommand(commands, first);
+    if (!context.invokedAs) invokedAs = `contrato ${spec.name}`;
+    const parsed = parseArguments(spec, rest);
+    if (parsed.help) {
+      output.out(commandHelp(spec));
+      return 0;
+    }
+    return await runCommand(spec.name, parsed, context, output);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      const command = commands.find((spec) => spec.name === first);
+      output.err(`contrato: ${error.message} (${command ? `contrato ${command.name} --help` : 'contrato --help'} shows the usage)`);
+      return 2;
+    }
+    if (error instanceof PortInUseError) {
+      output.err(`contrato: ${error.message}; start on other ports with --port <base>, e.g. ${invokedAs} --port ${nextBase(error)}`);
+      return 1;
+    }
+    output.err(`contrato: ${error instanceof Error ? error.message : String(error)}`);
+    return 1;
+  }
+}
+
+/** A base port a thousand above the taken one, as an example in the hint. */
+function nextBase(error: PortInUseError): number {
+  const lowest = Math.min(...error.taken.map((entry) => entry.port));
+  const base = lowest - (lowest % 1000) + 1000;
+  return base > 65_000 ? 5000 : base;
+}
