@@ -45,7 +45,9 @@ function distance(a: string, b: string): number {
 }
 
 /** The candidate closest to `word`, when it is close enough to be what was meant. */
-export function nearest(word: string, candidates: readonly string[]): string | undefined {
+export function nearest(written: string, candidates: readonly string[]): string | undefined {
+  const word = written.toLowerCase();
+  if (word === '') return undefined;
   let best: { candidate: string; score: number } | undefined;
   for (const candidate of candidates) {
     const score = candidate.startsWith(word) || word.startsWith(candidate) ? 0.5 : distance(word, candidate);
@@ -82,14 +84,15 @@ export function parseArguments(spec: CommandSpec, args: readonly string[]): Pars
       continue;
     }
     const [written, inline] = arg.startsWith('--') ? (arg.slice(2).split(/=(.*)/s) as [string, string | undefined]) : [arg.slice(1), undefined];
-    const option = spec.options.find((candidate) => candidate.name === written);
+    const known = [...spec.options, helpOption];
+    const option = known.find((candidate) => candidate.name === written);
     if (!option) {
-      const names = [...spec.options.map((candidate) => candidate.name), helpOption.name];
-      throw new UsageError(`unknown option ${arg.split('=')[0]} for ${spec.name}; ${suggestion(written, names, '--')}`);
+      throw new UsageError(`unknown option ${arg.split('=')[0]} for ${spec.name}; ${suggestion(written, known.map((candidate) => candidate.name), '--')}`);
     }
     if (option.value === undefined) {
       if (inline !== undefined) throw new UsageError(`--${option.name} takes no value`);
-      options.set(option.name, true);
+      if (option === helpOption) help = true;
+      else options.set(option.name, true);
       continue;
     }
     const value = inline ?? args[index + 1];

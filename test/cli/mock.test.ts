@@ -4,6 +4,7 @@
  * seeded, so two runs give the same answer.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { withoutMutualTlsNoise } from '../../src/cli/mock-front.js';
 import { startMock, type RunningServer } from '../../src/cli/servers.js';
 import { freePort } from '../helpers/ports.js';
 
@@ -60,5 +61,26 @@ describe('mocks', () => {
     const first = await answer();
     expect(first.length).toBeGreaterThan(2);
     expect(await answer()).toBe(first);
+  });
+
+  const mutualTls = { location: ['request'], severity: 'Warning', message: 'We currently do not support this type of security scheme: mutualTLS' };
+  const unauthorised = { location: ['request'], severity: 'Error', code: 401, message: 'Invalid security scheme used' };
+  it.each([
+    { given: 'only the mutualTLS warning', header: JSON.stringify([mutualTls]), want: undefined },
+    { given: 'the warning and a real violation', header: JSON.stringify([mutualTls, unauthorised]), want: JSON.stringify([unauthorised]) },
+    { given: 'a real violation only', header: JSON.stringify([unauthorised]), want: JSON.stringify([unauthorised]) },
+    { given: 'no header', header: undefined, want: undefined },
+    { given: 'a header that is not JSON', header: 'oops', want: 'oops' },
+  ])('sl-violations with $given keeps only what concerns the request', ({ header, want }) => {
+    expect(withoutMutualTlsNoise(header)).toBe(want);
+  });
+
+  it('answers without the mutualTLS warning, and keeps a real violation visible', async () => {
+    const url = await mock('core-banking');
+    const authorised = await fetch(`${url}/fee-rules`, { headers: bearer });
+    expect(authorised.status).toBe(200);
+    expect(authorised.headers.get('sl-violations')).toBeNull();
+    const anonymous = await fetch(`${url}/fee-rules`);
+    expect(JSON.parse(anonymous.headers.get('sl-violations') ?? '[]')).toEqual([unauthorised]);
   });
 });

@@ -6,7 +6,7 @@
  */
 import { execFile, execFileSync, spawnSync } from 'node:child_process';
 import { promisify } from 'node:util';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -108,6 +108,16 @@ describe('the packed contrato', () => {
     expect(bad.status).toBe(1);
     expect(bad.stderr).toMatch(/idInstrucaoOriginal/);
   });
+
+  it('answers `npx contrato` in the checkout at once, with a cold npx cache, without building again', () => {
+    // npm installs the checkout into npx's cache and runs `prepare` there: the build stamp makes it a no-op.
+    const bin = join(projectRoot, 'dist/src/cli/main.js');
+    const builtAt = statSync(bin).mtimeMs;
+    const run = spawnSync('npx', ['--yes', 'contrato', '--version'], { cwd: projectRoot, encoding: 'utf8', timeout: 60_000, env: { ...process.env, npm_config_cache: join(work, 'npx-cache'), npm_config_update_notifier: 'false' } });
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toBe(`${(JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as { version: string }).version}\n`);
+    expect(statSync(bin).mtimeMs).toBe(builtAt);
+  }, 90_000);
 
   it('is clean for publint --strict and attw --profile esm-only', () => {
     const publint = spawnSync(process.execPath, [join(projectRoot, 'node_modules/publint/src/cli.js'), '--strict', join(consumer, 'node_modules/contrato')], { encoding: 'utf8' });

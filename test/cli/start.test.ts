@@ -1,0 +1,98 @@
+/**
+ * `npm start` as a user runs it (scripts/start.ts, a real process): it says what it waits for, prints a
+ * line per server as each is ready and then "all ready"; the servers answer; SIGTERM stops them all. A
+ * taken port ends the start before anything runs, in one line that names the port and `--port`.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { projectRoot } from '../../scripts/lib.js';
+import { interfaces } from '../../src/interfaces.js';
+
+const scratch = mkdtempSync(join(tmpdir(), 'contrato-start-'));
+const children: ChildProcess[] = [];
+afterAll(() => {
+  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+/** Starts `args` and collects its output until a line matches `ready` (or it exits, or `limitMs` passes). */
+function startUntil(args: string[], ready: RegExp, limitMs: number): Promise<{ child: ChildProcess; output: string }> {
+  const child = spawn(process.execPath, args, { cwd: projectRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+  children.push(child);
+  let output = '';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`not ready within ${limitMs} ms:\n${output}`)), limitMs);
+    const collect = (chunk: Buffer): void => {
+      output += chunk.toString();
+      if (ready.test(output)) {
+        clearTimeout(timer);
+        resolve({ child, output });
+      }
+    };
+    child.stdout!.on('data', collect);
+    child.stderr!.on('data', collect);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`exited with ${code} before it was ready:\n${output}`));
+    });
+  });
+}
+
+/** A server on a free loopback port, standing for whoever already uses it. */
+async function occupyPort(): Promise<{ port: number; server: Server }> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { port: (server.address() as { port: number }).port, server };
+}
+
+describe('npm start', () => {
+  it('prints what it starts, a line per server as each is ready, serves them, and stops on SIGTERM', async () => {
+    const { child, output } = await startUntil(['--import', 'tsx', 'scripts/start.ts', '--port', '0'], /all ready in [\d.]+ s/, 150_000);
+    expect(output).toMatch(/^checking generated\/ against specs\//m);
+    expect(output).toMatch(/^starting 5 Prism mocks \(accounts, pix, pix-location, messages, core-banking\) and the docs site on 127\.0\.0\.1/m);
+    const urls = new Map<string, string>();
+    for (const match of output.matchAll(/^(mock|docs) {2}(\S+)\s+(http:\/\/127\.0\.0\.1:\d+)\/?\s+ready in [\d.]+ s/gm)) urls.set(match[2]!, match[3]!);
+    expect([...urls.keys()].sort()).toEqual([...interfaces.map((info) => info.name), 'site'].sort());
+    // --port 0: every server on a port of its own, none on the defaults.
+    expect(new Set(urls.values()).size).toBe(urls.size);
+
+    expect((await fetch(`${urls.get('site')}/`)).status).toBe(200);
+    const authorised = await fetch(`${urls.get('core-banking')}/fee-rules`, { headers: { authorization: 'Bearer any' } });
+    expect(authorised.status).toBe(200);
+    // The spec's mutualTLS scheme, which Prism cannot check over plain HTTP, is no violation of the request.
+    expect(authorised.headers.get('sl-violations')).toBeNull();
+    const anonymous = await fetch(`${urls.get('core-banking')}/fee-rules`);
+    expect(anonymous.headers.get('sl-violations')).toMatch(/Invalid security scheme used/);
+
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    await expect(fetch(`${urls.get('core-banking')}/fee-rules`)).rejects.toThrow();
+  }, 180_000);
+
+  it.each([
+    { given: 'npm start', args: ['--import', 'tsx', 'scripts/start.ts'], hint: /e\.g\. npm start -- --port \d+/ },
+    { given: 'contrato docs', args: ['--import', 'tsx', 'src/cli/main.ts', 'docs'], hint: /e\.g\. contrato docs --port \d+/ },
+  ])('$given on a taken port ends at once in one line naming the port and --port', async ({ args, hint }) => {
+    const { port, server } = await occupyPort();
+    try {
+      const site = join(scratch, `site-${port}`);
+      // The docs site listens on the base port itself.
+      const run = spawnSync(process.execPath, [...args, '--port', String(port), '--site', site], { cwd: projectRoot, encoding: 'utf8', timeout: 60_000 });
+      expect(run.status).toBe(1);
+      const lines = run.stderr.split('\n').filter((line) => line.trim() !== '' && !line.startsWith('npm warn'));
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(new RegExp(`^contrato: port ${port} \\(docs site\\) on 127\\.0\\.0\\.1 is already in use; start on other ports with --port <base>`));
+      expect(lines[0]).toMatch(hint);
+      expect(run.stderr).not.toMatch(/^\s+at /m);
+      // Refused before anything ran: no site was built, no server is left.
+      expect(existsSync(site)).toBe(false);
+    } finally {
+      server.close();
+    }
+  }, 90_000);
+});
