@@ -29,6 +29,7 @@ import { Transport } from '../src/runtime/transport.js';
 import { validatorFormats } from '../src/formats/validator-formats.js';
 import type { CompiledValidator } from '../src/runtime/validation.js';
 import { validatePacs008 } from './handwritten-pacs008.js';
+import { benchStartup } from './startup.js';
 
 type Json = Record<string, any>;
 const addFormats = ajvFormatsPlugin.default;
@@ -289,7 +290,7 @@ function machine(): string {
   return `${cores[0]?.model ?? 'unknown CPU'}, ${cores.length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
 }
 
-const only = new Set((process.env.BENCH_ONLY ?? 'regenerate,validators,client,import,typecheck').split(','));
+const only = new Set((process.env.BENCH_ONLY ?? 'regenerate,validators,client,import,typecheck,startup').split(','));
 execFileSync(process.execPath, [join(projectRoot, 'scripts/build.mjs')], { stdio: 'ignore' });
 const results = {
   machine: machine(),
@@ -299,6 +300,7 @@ const results = {
   ...(only.has('client') ? { client: await benchClient() } : {}),
   ...(only.has('import') ? { import: await benchImports() } : {}),
   ...(only.has('typecheck') ? { typecheck: benchTypecheck() } : {}),
+  ...(only.has('startup') ? { startup: (log('startup …'), await benchStartup(Math.min(rounds, 3))) } : {}),
 };
 writeFileSync(join(projectRoot, 'bench/results.json'), `${JSON.stringify(results, null, 2)}\n`);
 
@@ -312,6 +314,10 @@ for (const v of results.validators ?? []) {
 if (results.client) rows.push(['facade, no request validation / raw fetch', `${results.client.overheadVsFetch}×`, '≤ 1.10×'], ['facade with request validation / raw fetch', `${results.client.overheadVsFetchWithValidation}×`, '≤ 1.10×']);
 for (const [name, value] of Object.entries(results.import ?? {})) rows.push([`import ${name}: added ms, gzip bytes`, `${value.addedMs} ms, ${value.gzipBytes} B${value.otherInterfacesLoaded.length ? `, loads ${value.otherInterfacesLoaded.join(', ')}` : ''}`, '≤ 50 ms']);
 if (results.typecheck) rows.push(['tsc --noEmit, consumer of all clients (s)', String(results.typecheck.seconds), '≤ 3']);
+if (results.startup) {
+  const s = results.startup;
+  rows.push(['npm start until all ready, site to build (s)', String(s.startColdSeconds), ''], ['npm start until all ready, site built (s)', String(s.startWarmSeconds), '≤ 10'], ['npx contrato --version, empty npm cache (s)', String(s.npxFirstSeconds), '≤ 3'], ['npx contrato --version, again (s)', String(s.npxWarmSeconds), '≤ 3'], ['node dist/src/cli/main.js --version (s)', String(s.binDirectSeconds), '']);
+}
 const width = Math.max(...rows.map((row) => row[0].length));
 console.log(`${results.machine}; ${rounds} rounds, medians\n`);
 for (const [what, value, goal] of rows) console.log(`${what.padEnd(width)}  ${value.padStart(18)}  ${goal}`);
