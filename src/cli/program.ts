@@ -52,10 +52,25 @@ function noPositionals(spec: CommandSpec, parsed: ParsedArguments): void {
   if (parsed.positionals.length > 0) throw new UsageError(`${spec.name} takes no argument ${JSON.stringify(parsed.positionals[0])}; contrato ${spec.usage[0]}`);
 }
 
-async function untilInterrupted(servers: readonly RunningServer[]): Promise<number> {
+/**
+ * Serves until SIGINT, SIGTERM or SIGHUP, then stops every server. A second signal while stopping (Ctrl-C
+ * pressed twice) ends the process at once; the mocks end with it (servers.ts ties them to this process).
+ */
+async function untilInterrupted(servers: readonly RunningServer[], output: Output): Promise<number> {
+  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+  let stopping = false;
   await new Promise<void>((resolve) => {
-    for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(signal, () => resolve());
+    const onSignal = (): void => {
+      if (stopping) {
+        output.err('contrato: stopped at once');
+        process.exit(130);
+      }
+      stopping = true;
+      resolve();
+    };
+    for (const signal of signals) process.on(signal, onSignal);
   });
+  output.out('stopping…');
   await Promise.all(servers.map((server) => server.stop()));
   return 0;
 }
@@ -64,7 +79,7 @@ async function serve(names: readonly InterfaceName[], siteDir: string | null, pa
   const { startAll } = await import('./servers.js');
   const host = stringOption(parsed, 'host');
   const servers = await startAll(names, siteDir, { port: portValue(parsed), ...(host ? { host } : {}), dynamic: parsed.options.has('dynamic'), log: output.out });
-  return untilInterrupted(servers);
+  return untilInterrupted(servers, output);
 }
 
 async function runCommand(name: CommandName, parsed: ParsedArguments, context: RunContext, output: Output): Promise<number> {

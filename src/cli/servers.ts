@@ -28,6 +28,19 @@ function prismBin(): string {
   }
 }
 
+/**
+ * Prism's CLI run inside a process that ends when its stdin closes. This process holds the other end of
+ * that pipe, and the kernel closes it however this process ends — a second Ctrl-C, SIGKILL, a crash —
+ * so a mock is never left running without its parent (an 'exit' handler alone covers only a clean exit).
+ */
+const endsWithParent = [
+  "process.stdin.on('close', () => process.exit(0));",
+  'process.stdin.resume();',
+  'const [entry, ...rest] = process.argv.slice(1);',
+  'process.argv = [process.argv[0], entry, ...rest];',
+  'require(entry);',
+].join(' ');
+
 /** How long a Prism process may take to listen before the start is given up (bounded on a loaded machine). */
 const prismStartLimitMs = 60_000;
 
@@ -36,7 +49,7 @@ function startPrism(name: InterfaceName, port: number, options: { dynamic?: bool
   const args = [prismBin(), 'mock', '--host', '127.0.0.1', '--port', String(port), bundledSpecPath(name)];
   // Dynamic answers are generated from the schemas with a fixed seed, so they repeat run after run.
   if (options.dynamic) args.push('--dynamic', '--seed', 'contrato');
-  const child: ChildProcess = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child: ChildProcess = spawn(process.execPath, ['-e', endsWithParent, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
   // Never leave a mock behind: if this process ends without stopping it, take it along.
   const killChild = (): void => {
     child.kill('SIGTERM');

@@ -1,7 +1,8 @@
 /**
  * `npm start` as a user runs it (scripts/start.ts, a real process): it says what it waits for, prints a
- * line per server as each is ready and then "all ready"; the servers answer; SIGTERM stops them all. A
- * taken port ends the start before anything runs, in one line that names the port and `--port`.
+ * line per server as each is ready and then "all ready"; the servers answer; SIGTERM stops them all, and
+ * no mock outlives it even when it is killed outright. A taken port ends the start before anything runs,
+ * in one line that names the port and `--port`.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -72,6 +73,30 @@ describe('npm start', () => {
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
     await expect(fetch(`${urls.get('core-banking')}/fee-rules`)).rejects.toThrow();
+  }, 180_000);
+
+  it.each([
+    { given: 'SIGKILL', signals: ['SIGKILL'] as const },
+    { given: 'a second SIGTERM while stopping (Ctrl-C twice)', signals: ['SIGTERM', 'SIGTERM'] as const },
+  ])('leaves no mock running after $given', async ({ signals }) => {
+    const { child } = await startUntil(['--import', 'tsx', 'scripts/start.ts', '--port', '0'], /all ready in [\d.]+ s/, 150_000);
+    const mockProcesses = spawnSync('ps', ['-o', 'pid=,args=', '--ppid', String(child.pid)], { encoding: 'utf8' })
+      .stdout.split('\n')
+      .filter((line) => line.includes('prism-cli'))
+      .map((line) => Number(line.trim().split(/\s+/)[0]));
+    expect(mockProcesses).toHaveLength(interfaces.length);
+    for (const signal of signals) child.kill(signal);
+    const alive = (pid: number): boolean => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    // Bounded: the mocks notice their parent is gone as soon as the kernel closes its end of their stdin.
+    for (let waited = 0; waited < 15_000 && mockProcesses.some(alive); waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(mockProcesses.filter(alive)).toEqual([]);
   }, 180_000);
 
   it.each([
