@@ -34,6 +34,11 @@ export interface CallContext {
   readonly attempts?: number;
   /** Correlation or request id the server sent (header or problem body). */
   readonly correlationId?: string;
+  /**
+   * The call may have been executed although no answer says so: a request reached the server (or may
+   * have) and the connection failed or timed out before the answer.
+   */
+  readonly outcomeUnknown?: boolean;
 }
 
 export class ContratoError extends Error {
@@ -42,13 +47,40 @@ export class ContratoError extends Error {
   readonly idempotencyKey: string | undefined;
   readonly attempts: number | undefined;
   readonly correlationId: string | undefined;
+  /** True when the call may have been executed although it ended in this error (see CallContext). */
+  readonly outcomeUnknown: boolean;
   constructor(message: string, context: CallContext = {}, options?: { cause?: unknown }) {
     super(message, options);
     this.operationId = context.operationId;
     this.idempotencyKey = context.idempotencyKey;
     this.attempts = context.attempts;
     this.correlationId = context.correlationId;
+    this.outcomeUnknown = context.outcomeUnknown ?? false;
   }
+}
+
+/**
+ * A copy of `error` that carries the context of the call it ended (and, given one, a sentence added to
+ * its message). A copy, not a change: one error (a failed token request) may end many waiting calls.
+ */
+export function withCallContext<E extends ContratoError>(error: E, context: CallContext, addition?: string): E {
+  const copy = Object.create(Object.getPrototypeOf(error) as object, Object.getOwnPropertyDescriptors(error)) as E;
+  const set = (name: string, value: unknown): void => {
+    Object.defineProperty(copy, name, { value, writable: false, enumerable: true, configurable: true });
+  };
+  set('operationId', context.operationId ?? error.operationId);
+  set('idempotencyKey', context.idempotencyKey ?? error.idempotencyKey);
+  set('attempts', context.attempts ?? error.attempts);
+  set('correlationId', context.correlationId ?? error.correlationId);
+  set('outcomeUnknown', context.outcomeUnknown ?? error.outcomeUnknown);
+  if (addition) {
+    const message = `${error.message}; ${addition}`;
+    Object.defineProperty(copy, 'message', { value: message, writable: true, enumerable: false, configurable: true });
+    if (typeof error.stack === 'string') {
+      Object.defineProperty(copy, 'stack', { value: error.stack.replace(error.message, () => message), writable: true, enumerable: false, configurable: true });
+    }
+  }
+  return copy;
 }
 
 function formatIssues(issues: readonly ValidationIssue[]): string {

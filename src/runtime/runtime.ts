@@ -19,6 +19,7 @@ import {
   RequestValidationError,
   ResponseValidationError,
   TimeoutError,
+  withCallContext,
   type CallContext,
   type ProblemDetails,
   type ValidationIssue,
@@ -72,7 +73,7 @@ export interface RuntimeOptions {
   readonly timeoutMs?: number;
   readonly rateLimiter?: RateLimiter;
   readonly logger?: Logger;
-  /** Mask CPF/CNPJ in logs (default true). */
+  /** Mask CPF/CNPJ in logs and in what errors carry (default true). */
   readonly maskDocuments?: boolean;
   /** Values to scrub from logs wherever they appear (client secret, current token). */
   readonly secrets?: () => readonly string[];
@@ -177,9 +178,21 @@ function isConnectionFailure(error: unknown): boolean {
   return false;
 }
 
+/** Failures in which the request cannot have left this machine: nothing was sent, so nothing was executed. */
+function neverSent(error: unknown): boolean {
+  for (let current = error; current instanceof Error; current = current.cause) {
+    const code = String((current as { code?: unknown }).code ?? '');
+    if (/^(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|UND_ERR_CONNECT_TIMEOUT)$/.test(code)) return true;
+  }
+  return false;
+}
+
+/** Methods whose repetition changes nothing (RFC 9110): an unknown outcome of theirs is harmless. */
+const safeMethods = new Set(['get', 'head', 'options']);
+
 type Attempt =
   | { readonly kind: 'answer'; readonly response: Response; readonly data: unknown; readonly error: unknown }
-  | { readonly kind: 'failure'; readonly failure: ContratoError; readonly retryable: boolean };
+  | { readonly kind: 'failure'; readonly failure: ContratoError; readonly retryable: boolean; readonly maybeExecuted: boolean };
 
 export function createRuntime(options: RuntimeOptions): FacadeRuntime {
   const http = createClient<Record<string, never>>({ baseUrl: options.baseUrl, fetch: options.fetch });
@@ -198,8 +211,8 @@ export function createRuntime(options: RuntimeOptions): FacadeRuntime {
     options.logger({ level, event, operationId, data: safe });
   };
 
-  /** Known secret values (client secret, current token) scrubbed from what an error carries. */
-  const scrub = <T>(value: T): T => redact(value, { maskDocuments: false, secrets: options.secrets?.() ?? [] }) as T;
+  /** Known secret values (client secret, current token) scrubbed, and documents masked, in what an error carries. */
+  const scrub = <T>(value: T): T => redact(value, { maskDocuments: options.maskDocuments ?? true, secrets: options.secrets?.() ?? [] }) as T;
   const scrubIssues = (issues: readonly ValidationIssue[]): ValidationIssue[] =>
     issues.map((issue) => ({ ...issue, message: scrub(issue.message), ...(issue.value === undefined ? {} : { value: scrub(issue.value) }) }));
 
@@ -263,16 +276,19 @@ export function createRuntime(options: RuntimeOptions): FacadeRuntime {
       return { kind: 'answer', response: result.response, data: result.data, error: result.error };
     } catch (error) {
       if (callOptions?.signal?.aborted) throw callOptions.signal.reason;
-      if (error instanceof AuthError) return { kind: 'failure', failure: error, retryable: false };
-      if (timeout.aborted) {
-        return { kind: 'failure', failure: new TimeoutError(`${info.operationId}: no answer within ${timeoutMs} ms`, context, { cause: error }), retryable: true };
-      }
+      // The transport's TLS verdicts come from the TLS layer itself (an alert, a verify error): nothing was executed.
+      if (error instanceof AuthError) return { kind: 'failure', failure: withCallContext(error, context), retryable: false, maybeExecuted: false };
       if (error instanceof SyntaxError) {
         const issue = { pointer: '', rule: 'json', message: `the response body is not valid JSON: ${error.message}` };
-        return { kind: 'failure', failure: new ResponseValidationError(info.operationId, 200, [issue], context), retryable: false };
+        return { kind: 'failure', failure: new ResponseValidationError(info.operationId, 200, [issue], context), retryable: false, maybeExecuted: true };
       }
+      // What happened decides the class, not the timer: a reset seen while the timer also ran out is a reset.
       if (isConnectionFailure(error)) {
-        return { kind: 'failure', failure: new ConnectionError(`${info.operationId}: the connection failed before a complete answer`, context, { cause: error }), retryable: true };
+        const failure = new ConnectionError(`${info.operationId}: the connection failed before a complete answer`, context, { cause: error });
+        return { kind: 'failure', failure, retryable: true, maybeExecuted: !neverSent(error) };
+      }
+      if (timeout.aborted) {
+        return { kind: 'failure', failure: new TimeoutError(`${info.operationId}: no answer within ${timeoutMs} ms`, context, { cause: error }), retryable: true, maybeExecuted: true };
       }
       throw error;
     } finally {
@@ -325,10 +341,11 @@ export function createRuntime(options: RuntimeOptions): FacadeRuntime {
       idempotencyKey = typeof existing === 'string' ? existing : (callOptions?.idempotencyKey ?? randomUUID());
       args = { ...args, body: { ...(args.body as Record<string, unknown>), [field]: idempotencyKey } };
     }
+    const unsent: CallContext = { operationId, attempts: 0, ...(idempotencyKey ? { idempotencyKey } : {}) };
     const schemaIssues = validateRequest(info, validators, args, patterns);
-    if (schemaIssues.length > 0) throw new RequestValidationError(operationId, scrubIssues(schemaIssues));
+    if (schemaIssues.length > 0) throw withCallContext(new RequestValidationError(operationId, scrubIssues(schemaIssues)), unsent);
     const ruleIssues = runCrossFieldChecks(options.crossFieldChecks?.[operationId], args, { now: options.now?.() ?? new Date() });
-    if (ruleIssues.length > 0) throw new RequestValidationError(operationId, scrubIssues(ruleIssues));
+    if (ruleIssues.length > 0) throw withCallContext(new RequestValidationError(operationId, scrubIssues(ruleIssues)), unsent);
 
     const policy = policyOf(callOptions);
     const repeatable = mayRetry(info.method, idempotencyKey !== undefined);
@@ -337,6 +354,17 @@ export function createRuntime(options: RuntimeOptions): FacadeRuntime {
     let attempts = 0;
     let retries = 0;
     let renewedToken = false;
+    // Whether any attempt may have been executed by the server without an answer saying so.
+    let maybeExecuted = false;
+    /** The error that ends the call, saying whether the operation may have run and what to do about it. */
+    const ending = (error: ContratoError): ContratoError => {
+      const doubtful = maybeExecuted && !safeMethods.has(info.method) && !(error instanceof HttpError && !retryableStatuses.has(error.status));
+      if (!doubtful) return error;
+      const advice = idempotencyKey
+        ? `the outcome is unknown: the operation may have been executed; call again with idempotency key ${idempotencyKey} to get its result without executing it twice`
+        : 'the outcome is unknown: the operation may have been executed, and it was not retried because it carries no idempotency key; check its effect before calling it again';
+      return withCallContext(error, { outcomeUnknown: true }, advice);
+    };
     for (;;) {
       await options.rateLimiter?.acquire(callOptions?.signal);
       attempts += 1;
@@ -348,8 +376,9 @@ export function createRuntime(options: RuntimeOptions): FacadeRuntime {
         outcome = await attempt(info, args, callOptions, token, context);
       } catch (error) {
         // The token request failed: the call itself was not sent, so it may be tried again whatever its method.
+        if (!(error instanceof ContratoError)) throw error;
         const transient = error instanceof ConnectionError || (error instanceof HttpError && retryableStatuses.has(error.status));
-        if (!transient || retries >= policy.maxRetries) throw error;
+        if (!transient || retries >= policy.maxRetries) throw ending(withCallContext(error, context));
         retries += 1;
         await sleep(backoffMs(retries - 1, policy, random), callOptions?.signal);
         continue;
@@ -359,6 +388,7 @@ export function createRuntime(options: RuntimeOptions): FacadeRuntime {
       let final: ContratoError | undefined;
       if (outcome.kind === 'failure') {
         final = outcome.failure;
+        if (outcome.maybeExecuted) maybeExecuted = true;
         if (outcome.retryable && repeatable) waitMs = backoffMs(retries, policy, random);
       } else {
         const { response } = outcome;
@@ -387,7 +417,7 @@ export function createRuntime(options: RuntimeOptions): FacadeRuntime {
           waitMs = asked === undefined ? backoffMs(retries, policy, random) : asked <= policy.maxRetryAfterMs ? asked : undefined;
         }
       }
-      if (waitMs === undefined || retries >= policy.maxRetries || clock() + waitMs > deadline) throw final;
+      if (waitMs === undefined || retries >= policy.maxRetries || clock() + waitMs > deadline) throw ending(final);
       retries += 1;
       log('warn', 'retry', operationId, { attempt: attempts, waitMs, reason: final.message, idempotencyKey });
       await sleep(waitMs, callOptions?.signal);

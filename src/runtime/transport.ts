@@ -20,10 +20,6 @@ export type TlsOptions =
   | { readonly pfx: Buffer; readonly passphrase?: string; readonly ca?: string | Buffer }
   | { readonly ca: string | Buffer };
 
-function hasClientCertificate(tls: TlsOptions | undefined): boolean {
-  return tls !== undefined && ('pfx' in tls || 'cert' in tls);
-}
-
 export type FetchLike = (request: Request) => Promise<Response>;
 
 const loopbackHosts = /^(?:localhost|127(?:\.\d{1,3}){3}|\[::1\])$/;
@@ -105,6 +101,9 @@ function codesOf(error: unknown): string[] {
   return codes;
 }
 
+/** How long the diagnosing handshake waits for a refusal alert once the handshake completed (a few round trips). */
+const alertWaitMs = 250;
+
 /** undici is loaded with the first request: importing a client stays cheap (npm run bench: import cost). */
 let undiciModule: Promise<typeof import('undici')> | undefined;
 const loadUndici = (): Promise<typeof import('undici')> => (undiciModule ??= import('undici'));
@@ -166,39 +165,55 @@ export class Transport {
   }
 
   /**
-   * A connection closed before any answer is either a dropped connection or, under TLS 1.3, a server
-   * refusing the client certificate after the handshake. Tell them apart with a fresh handshake that
-   * sends nothing: a server that refuses the certificate closes it at once, any other waits for a request.
+   * A connection closed before any answer is either a dropped connection (a server that crashed or
+   * restarted, maybe after executing the call) or, under TLS 1.3, a server refusing the client
+   * certificate after the handshake. A fresh handshake that sends nothing tells them apart:
+   * - an alert or a verification error: the TLS layer refuses, and says why;
+   * - the handshake completes and the server hangs up at once, before any request (Node's TLS servers
+   *   refuse a certificate this way, without an alert): a refusal of this client;
+   * - a connection refused or reset, or a server that keeps the new connection open for `alertWaitMs`:
+   *   not a certificate problem (null) — the call's failure is a connection failure.
+   * A hang-up without an alert counts only when a second handshake meets it too: a server that crashes
+   * just as one handshake completes must not pass for a refusal.
    */
-  private async diagnoseClosedConnection(url: URL): Promise<AuthError | null> {
-    const tls = this.tls;
-    const closedAtOnce = await new Promise<{ code: string | null } | null>((resolve) => {
-      const socket = tlsConnect({
-        host: url.hostname.replace(/^\[|\]$/g, ''),
-        port: Number(url.port || 443),
-        ...(isIP(url.hostname.replace(/^\[|\]$/g, '')) ? {} : { servername: url.hostname }),
-        ...(tls ?? {}),
-      });
-      let settled = false;
-      const finish = (value: { code: string | null } | null): void => {
-        if (settled) return;
-        settled = true;
+  private async diagnoseClosedConnection(url: URL, signal: AbortSignal): Promise<AuthError | null> {
+    const first = await this.probeHandshake(url, signal);
+    const verdict = first === 'hung-up-after-handshake' ? await this.probeHandshake(url, signal) : first;
+    if (verdict === null) return null;
+    if (verdict === 'hung-up-after-handshake') {
+      const meaning =
+        this.tls && ('pfx' in this.tls || 'cert' in this.tls)
+          ? 'the server closes the connection right after the TLS handshake, before any request: it refuses the client certificate (not issued by a CA it trusts, expired for it, or not linked to the credential)'
+          : 'the server closes the connection right after the TLS handshake, before any request, and no client certificate was configured: this API requires one (tls option)';
+      return new AuthError(`TLS handshake with ${url.host} failed: ${meaning}`, 'certificate-refused', null);
+    }
+    const found = tlsFailures.find(([pattern]) => pattern.test(verdict.code))!;
+    return new AuthError(`TLS handshake with ${url.host} failed: ${found[2]} (${verdict.code})`, found[1], null);
+  }
+
+  /** One handshake that sends nothing: what the TLS layer said, a hang-up right after it, or nothing telling (null). */
+  private probeHandshake(url: URL, signal: AbortSignal): Promise<{ code: string } | 'hung-up-after-handshake' | null> {
+    const host = url.hostname.replace(/^\[|\]$/g, '');
+    return new Promise<{ code: string } | 'hung-up-after-handshake' | null>((resolve) => {
+      const socket = tlsConnect({ host, port: Number(url.port || 443), ...(isIP(host) ? {} : { servername: url.hostname }), ...(this.tls ?? {}) });
+      let handshakeDone = false;
+      let timer: NodeJS.Timeout | undefined;
+      const finish = (value: { code: string } | 'hung-up-after-handshake' | null): void => {
         clearTimeout(timer);
+        signal.removeEventListener('abort', onAbort);
         socket.destroy();
         resolve(value);
       };
-      const timer = setTimeout(() => finish(null), 1_000);
-      socket.once('error', (error: { code?: string }) => finish({ code: error.code ?? null }));
-      socket.once('end', () => finish({ code: null }));
-      socket.once('close', () => finish({ code: null }));
+      const onAbort = (): void => finish(null);
+      signal.addEventListener('abort', onAbort, { once: true });
+      // A refusing server answers the client's Finished at once: within a round trip or two.
+      socket.once('secureConnect', () => {
+        handshakeDone = true;
+        timer = setTimeout(() => finish(null), alertWaitMs);
+      });
+      socket.once('error', (error: { code?: string }) => finish(error.code && tlsFailures.some(([pattern]) => pattern.test(error.code!)) ? { code: error.code } : null));
+      socket.once('close', () => finish(handshakeDone ? 'hung-up-after-handshake' : null));
     });
-    if (!closedAtOnce) return null;
-    const found = closedAtOnce.code ? tlsFailures.find(([pattern]) => pattern.test(closedAtOnce.code!)) : undefined;
-    if (found) return new AuthError(`TLS handshake with ${url.host} failed: ${found[2]} (${closedAtOnce.code})`, found[1], null);
-    const meaning = hasClientCertificate(tls)
-      ? 'the server closes the connection right after the TLS handshake: it refuses the client certificate (not issued by a CA it trusts, expired for it, or not linked to the credential)'
-      : 'the server closes the connection right after the TLS handshake and no client certificate was configured: this API requires one (tls option)';
-    return new AuthError(`TLS handshake with ${url.host} failed: ${meaning}`, 'certificate-refused', null);
   }
 
   private async send(request: Request): Promise<Response> {
@@ -220,7 +235,7 @@ export class Transport {
       const failure = this.failureOf(error, request.url);
       if (failure) throw failure;
       if (request.url.startsWith('https:') && codesOf(error).includes('UND_ERR_SOCKET')) {
-        const refused = await this.diagnoseClosedConnection(new URL(request.url));
+        const refused = await this.diagnoseClosedConnection(new URL(request.url), request.signal);
         if (refused) throw new AuthError(refused.message, refused.reason, null, {}, error);
       }
       throw error;
