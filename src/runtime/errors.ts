@@ -83,8 +83,13 @@ export function withCallContext<E extends ContratoError>(error: E, context: Call
   return copy;
 }
 
+/** Issues shown in an error message; `issues` holds them all. A huge bad payload gets a readable message. */
+export const issuesInMessage = 20;
+
 function formatIssues(issues: readonly ValidationIssue[]): string {
-  return issues.map((issue) => `  ${issue.pointer || '/'}: ${issue.message}`).join('\n');
+  const shown = issues.slice(0, issuesInMessage).map((issue) => `  ${issue.pointer || '/'}: ${issue.message}`);
+  if (issues.length > issuesInMessage) shown.push(`  … and ${issues.length - issuesInMessage} more (error.issues lists every one)`);
+  return shown.join('\n');
 }
 
 export class ValidationError extends ContratoError {
