@@ -2,106 +2,140 @@
  * A node:http request handler for webhook deliveries. It answers 2xx only after `onEvent` resolved, so
  * a failure (or a crash) leaves the delivery unacknowledged and the platform resends it (section 6.1:
  * after 2 minutes up to 5 failures, then every 15 and 60 minutes; more than 15 consecutive failures
- * disable the webhook). Duplicates — the same dedupe key handled before — are acknowledged without
- * calling `onEvent` again; the same key arriving while it is being handled waits for that outcome.
+ * disable the webhook). Before handling, it claims the delivery's dedupe key in a DeliveryStore: of
+ * simultaneous identical deliveries exactly one is handled, a key handled before is acknowledged as a
+ * duplicate, and one being handled elsewhere is answered 503 so the platform resends it later.
  */
+import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { dedupeKey, EventValidationError, parseEvent, type ParsedEvent } from './parse.js';
-
-/** Keys of the deliveries already handled. Use a persistent store in production: memory forgets on restart. */
-export interface SeenStore {
-  has(key: string): boolean | Promise<boolean>;
-  add(key: string): void | Promise<void>;
-}
-
-/**
- * An in-memory store that keeps the most recent `capacity` keys (default 100 000). The platform resends
- * a failed delivery for about six and a half hours (6.1), so that window is what a store must remember.
- */
-export function memorySeenStore(capacity = 100_000): SeenStore {
-  const keys = new Set<string>();
-  return {
-    has: (key) => keys.has(key),
-    add: (key) => {
-      keys.add(key);
-      if (keys.size > capacity) keys.delete(keys.values().next().value as string);
-    },
-  };
-}
+import { readBody } from './body.js';
+import { dedupeKey, defaultMaxNestingDepth, EventValidationError, parseEvent, type ParsedEvent } from './parse.js';
+import { memoryDeliveryStore, type ClaimOutcome, type DeliveryStore } from './store.js';
 
 export interface WebhookHandlerOptions {
   /** Handles one event; a rejection answers 500 so the platform resends it. */
   readonly onEvent: (event: ParsedEvent, context: { readonly key: string; readonly request: IncomingMessage }) => unknown;
-  readonly seen?: SeenStore;
+  /** Where dedupe keys are claimed and recorded (default: memoryDeliveryStore(), one process, forgotten on restart). */
+  readonly store?: DeliveryStore;
+  /** How long a claim holds if its handler crashed before finishing; longer than any onEvent (default 60 s). */
+  readonly claimLeaseMs?: number;
   /** Larger bodies are refused with 413 (default 1 MiB). */
   readonly maxBodyBytes?: number;
-  /** Told of every refusal and failure (invalid payload, handler error), for logs. */
+  /** The whole body must arrive within this time from the headers, or 408 and the connection is closed (default 10 s). */
+  readonly bodyTimeoutMs?: number;
+  /** Bodies nesting objects and arrays deeper are refused with 400, rule `maxNestingDepth` (default 64). */
+  readonly maxNestingDepth?: number;
+  /** Told of every refusal and failure (invalid payload, timeout, store or handler error), for logs. */
   readonly onError?: (error: unknown, request: IncomingMessage) => void;
 }
 
-function readBody(request: IncomingMessage, limit: number): Promise<Buffer | 'too-large'> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    request.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) {
-        resolve('too-large');
-        request.resume();
-        return;
-      }
-      chunks.push(chunk);
-    });
-    request.on('end', () => resolve(Buffer.concat(chunks)));
-    request.on('error', reject);
-  });
-}
+type Handler = (request: IncomingMessage, response: ServerResponse) => Promise<void>;
 
-function answer(response: ServerResponse, status: number, body: Record<string, unknown>): void {
-  if (response.headersSent) return;
-  response.writeHead(status, { 'content-type': 'application/json' });
+function answer(response: ServerResponse, status: number, body: Record<string, unknown>, headers: Record<string, string> = {}): void {
+  if (response.headersSent || response.destroyed) return;
+  response.writeHead(status, { 'content-type': 'application/json', ...headers });
   response.end(JSON.stringify(body));
 }
 
-export function createWebhookHandler(options: WebhookHandlerOptions): (request: IncomingMessage, response: ServerResponse) => Promise<void> {
-  const seen = options.seen ?? memorySeenStore();
-  const limit = options.maxBodyBytes ?? 1024 * 1024;
-  const inFlight = new Map<string, Promise<void>>();
+function positive(name: string, value: number): number {
+  if (!Number.isFinite(value) || value <= 0) throw new RangeError(`${name} must be a positive number, not ${value}`);
+  return value;
+}
+
+export function createWebhookHandler(options: WebhookHandlerOptions): Handler {
+  if ('seen' in options) {
+    // 0.1 took a has/add store; checking then adding is not atomic, so it is refused rather than ignored.
+    throw new TypeError('the `seen` option was replaced by `store` (a DeliveryStore that claims keys atomically): see docs/guides/webhooks.md');
+  }
+  const store = options.store ?? memoryDeliveryStore();
+  const leaseMs = positive('claimLeaseMs', options.claimLeaseMs ?? 60_000);
+  const maxBodyBytes = positive('maxBodyBytes', options.maxBodyBytes ?? 1024 * 1024);
+  const bodyTimeoutMs = positive('bodyTimeoutMs', options.bodyTimeoutMs ?? 10_000);
+  const maxNestingDepth = positive('maxNestingDepth', options.maxNestingDepth ?? defaultMaxNestingDepth);
+  const retryAfterSeconds = String(Math.ceil(leaseMs / 1000));
+
+  const report = (error: unknown, request: IncomingMessage): void => {
+    try {
+      options.onError?.(error, request);
+    } catch {
+      // A failing logger must not turn into an unhandled rejection that ends the process.
+    }
+  };
+
+  const refuse = (request: IncomingMessage, response: ServerResponse, status: number, reason: string): void => {
+    report(new Error(reason), request);
+    answer(response, status, { error: reason });
+  };
+
+  const handle: Handler = async (request, response) => {
+    const read = await readBody(request, maxBodyBytes, bodyTimeoutMs);
+    if (read.outcome === 'timed-out') {
+      const reason = `the body did not arrive within ${bodyTimeoutMs} ms`;
+      report(new Error(reason), request);
+      response.writeHead(408, { 'content-type': 'application/json', connection: 'close' });
+      // Closed, not kept alive: the rest of a trickled body must not be read as the next request.
+      response.end(JSON.stringify({ error: reason }), () => request.destroy());
+      return;
+    }
+    if (read.outcome === 'aborted') return report(new Error('the client closed the connection before the body ended'), request);
+    if (read.outcome === 'too-large') return refuse(request, response, 413, `the body exceeds ${maxBodyBytes} bytes`);
+    if (read.bytes.length === 0) return refuse(request, response, 400, 'the delivery has no body');
+
+    let event: ParsedEvent;
+    let key: string;
+    try {
+      event = parseEvent(read.bytes, { maxNestingDepth });
+      key = dedupeKey(event);
+    } catch (error) {
+      if (!(error instanceof EventValidationError)) throw error;
+      report(error, request);
+      return answer(response, 400, {
+        error: error.message,
+        issues: error.issues.map((issue) => ({ pointer: issue.pointer, rule: issue.rule, message: issue.message })),
+      });
+    }
+
+    const token = randomUUID();
+    const outcome: ClaimOutcome = await store.claim(key, { token, leaseMs });
+    if (outcome === 'handled') return answer(response, 200, { received: true, duplicate: true });
+    if (outcome === 'in-progress') {
+      return answer(response, 503, { error: 'this event is being handled by another delivery; resend it later' }, { 'retry-after': retryAfterSeconds });
+    }
+    if (outcome !== 'claimed') throw new TypeError(`the delivery store answered ${String(outcome)} to claim; expected claimed, handled or in-progress`);
+
+    const startedAt = performance.now();
+    try {
+      await options.onEvent(event, { key, request });
+    } catch (error) {
+      report(error, request);
+      try {
+        await store.release(key, token);
+      } catch (releaseError) {
+        // Unreleased, the claim expires after its lease and a later resend is handled then.
+        report(releaseError, request);
+      }
+      return answer(response, 500, { error: 'the event could not be handled; it will be resent' });
+    }
+    const tookMs = Math.round(performance.now() - startedAt);
+    if (tookMs > leaseMs) {
+      // The claim expired while onEvent ran: a resend in that time may have been handled a second time.
+      report(new Error(`onEvent took ${tookMs} ms for ${key}, longer than claimLeaseMs (${leaseMs} ms): raise claimLeaseMs`), request);
+    }
+    try {
+      await store.complete(key, token);
+    } catch (error) {
+      // The work is done, so it is acknowledged; only a lost answer would now bring it back after the lease.
+      report(error, request);
+    }
+    answer(response, 200, { received: true });
+  };
 
   return async (request, response) => {
-    let key: string | undefined;
     try {
-      const body = await readBody(request, limit);
-      if (body === 'too-large') return answer(response, 413, { error: `the body exceeds ${limit} bytes` });
-      if (body.length === 0) return answer(response, 400, { error: 'the delivery has no body' });
-      const event = parseEvent(body);
-      key = dedupeKey(event);
-      const running = inFlight.get(key);
-      if (running) {
-        await running;
-        return answer(response, 200, { received: true, duplicate: true });
-      }
-      if (await seen.has(key)) return answer(response, 200, { received: true, duplicate: true });
-      const handled = (async () => {
-        await options.onEvent(event, { key: key!, request });
-        await seen.add(key!);
-      })();
-      inFlight.set(key, handled);
-      try {
-        await handled;
-      } finally {
-        inFlight.delete(key);
-      }
-      answer(response, 200, { received: true });
+      await handle(request, response);
     } catch (error) {
-      options.onError?.(error, request);
-      if (error instanceof EventValidationError) {
-        return answer(response, 400, {
-          error: error.message,
-          issues: error.issues.map((issue) => ({ pointer: issue.pointer, rule: issue.rule, message: issue.message })),
-        });
-      }
-      // Not acknowledged: the platform resends it, and the key was not marked as seen.
+      // A store that failed, or anything unexpected: not acknowledged, so the platform resends it.
+      report(error, request);
       answer(response, 500, { error: 'the event could not be handled; it will be resent' });
     }
   };

@@ -8,6 +8,7 @@ import { eventTable, type EventPayloads } from '../../generated/accounts/operati
 import { patternDescriptions, validators } from '../../generated/accounts/validators.js';
 import { ValidationError, type ValidationIssue } from '../runtime/errors.js';
 import { check, type CompiledValidator } from '../runtime/validation.js';
+import { nestsDeeperThan, stringifyIteratively, valueNestsDeeperThan } from './json.js';
 
 export type EventType = keyof EventPayloads;
 
@@ -50,9 +51,28 @@ export function checkEvent(type: EventType, payload: unknown): ValidationIssue[]
   return check(validator, payload, '', patternDescriptions);
 }
 
-function decode(body: unknown): unknown {
-  if (typeof body !== 'string' && !(body instanceof Uint8Array)) return body;
+/**
+ * How deeply a delivery may nest objects and arrays by default. The payloads of section 6 nest five
+ * levels; the limit refuses, before parsing, bodies built to exhaust whatever walks them.
+ */
+export const defaultMaxNestingDepth = 64;
+
+export interface ParseEventOptions {
+  /** Deeper bodies are refused with EventValidationError, rule `maxNestingDepth` (default 64). */
+  readonly maxNestingDepth?: number;
+}
+
+function tooDeep(limit: number): EventValidationError {
+  return new EventValidationError(undefined, [{ pointer: '', rule: 'maxNestingDepth', message: `nests objects and arrays deeper than ${limit} levels` }]);
+}
+
+function decode(body: unknown, maxNestingDepth: number): unknown {
+  if (typeof body !== 'string' && !(body instanceof Uint8Array)) {
+    if (valueNestsDeeperThan(body, maxNestingDepth)) throw tooDeep(maxNestingDepth);
+    return body;
+  }
   const text = typeof body === 'string' ? body : Buffer.from(body).toString('utf8');
+  if (nestsDeeperThan(text, maxNestingDepth)) throw tooDeep(maxNestingDepth);
   try {
     return JSON.parse(text);
   } catch (error) {
@@ -62,11 +82,12 @@ function decode(body: unknown): unknown {
 
 /**
  * A delivered body (text, bytes or parsed JSON) as a typed event. An unknown `type` comes back as
- * `{ known: false }`; a known type whose payload breaks its schema, or a body with no `type`, throws
- * EventValidationError.
+ * `{ known: false }`; a known type whose payload breaks its schema, a body with no `type`, or one nested
+ * deeper than `maxNestingDepth`, throws EventValidationError.
  */
-export function parseEvent(body: unknown): ParsedEvent {
-  const payload = decode(body);
+export function parseEvent(body: unknown, options: ParseEventOptions = {}): ParsedEvent {
+  const maxNestingDepth = options.maxNestingDepth ?? defaultMaxNestingDepth;
+  const payload = decode(body, maxNestingDepth);
   if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) {
     throw new EventValidationError(undefined, [{ pointer: '', rule: 'type', message: 'must be a JSON object' }]);
   }
@@ -96,7 +117,8 @@ const millis = (value: unknown): string | undefined => {
 export function dedupeKey(event: ParsedEvent): string {
   const data = (typeof event.data === 'object' && event.data !== null ? event.data : {}) as Record<string, unknown>;
   if (!event.known) {
-    return `${event.type}-${createHash('sha256').update(JSON.stringify(event.payload)).digest('hex').slice(0, 32)}`;
+    // The same text as JSON.stringify, hence the same keys as before, but at any depth without recursion.
+    return `${event.type}-${createHash('sha256').update(stringifyIteratively(event.payload) ?? '').digest('hex').slice(0, 32)}`;
   }
   switch (event.type) {
     case 'invoice.registered':

@@ -1,34 +1,28 @@
 /**
  * createWebhookHandler on a real node:http server on 127.0.0.1: 2xx only after onEvent resolved,
  * duplicates acknowledged without a second call, invalid payloads 400 with the field, handler failures
- * non-2xx and handled again on redelivery (section 6.1), unknown types passed through.
+ * non-2xx and handled again on redelivery (section 6.1), unknown types passed through, deeply nested
+ * bodies refused deterministically. Claims under concurrency: claims.test.ts; the body deadline:
+ * body-deadline.test.ts.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createWebhookHandler, memorySeenStore, type ParsedEvent, type SeenStore, type WebhookHandlerOptions } from '../../src/events/index.js';
+import { createWebhookHandler, memoryDeliveryStore, type ParsedEvent, type WebhookHandlerOptions } from '../../src/events/index.js';
+import { invoicePaid, startReceiver, type Receiver } from './receiver.js';
 
-const invoicePaid = (invoiceId: number) => ({
-  type: 'invoice.paid',
-  data: { invoiceId, txId: 'fc9a4366ff3d4964b5dbc6c91a8722d3', status: 'COMPLETED', paymentMethod: 'PIX', amount: 249.9, dueDate: '2025-04-10T00:00:00-03:00', description: 'Pedido 10482', customer: { name: 'Mariana Costa Ribeiro', document: '***.034.325-**' } },
-});
-
-let server: Server | undefined;
+let receivers: Receiver[] = [];
 afterEach(async () => {
-  await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
-  server = undefined;
+  await Promise.all(receivers.map((receiver) => receiver.close()));
+  receivers = [];
 });
 
-async function receiver(options: WebhookHandlerOptions): Promise<(body: unknown, method?: string) => Promise<{ status: number; body: Record<string, unknown> }>> {
-  const handler = createWebhookHandler(options);
-  server = createServer((request, response) => void handler(request, response));
-  await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return async (body, method = 'POST') => {
-    const response = await fetch(`http://127.0.0.1:${port}/hooks/contrato`, { method, headers: { 'content-type': 'application/json' }, body: typeof body === 'string' ? body : JSON.stringify(body) });
-    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-  };
+async function receiver(options: WebhookHandlerOptions): Promise<Receiver['deliver']> {
+  const started = await startReceiver(options);
+  receivers.push(started);
+  return started.deliver;
 }
+
+/** `{"type":…,"data":[[[…]]]}` with `depth` arrays, written directly: no recursion builds it. */
+const nestedDelivery = (type: string, depth: number): string => `{"type":"${type}","data":${'['.repeat(depth)}${']'.repeat(depth)}}`;
 
 describe('createWebhookHandler', () => {
   it('acknowledges a valid delivery after onEvent resolved, with the typed event', async () => {
@@ -41,7 +35,7 @@ describe('createWebhookHandler', () => {
     });
     const answer = await deliver(invoicePaid(90215));
     order.push('answered');
-    expect(answer).toEqual({ status: 200, body: { received: true } });
+    expect({ status: answer.status, body: answer.body }).toEqual({ status: 200, body: { received: true } });
     expect(order).toEqual(['paid 90215', 'answered']);
   });
 
@@ -54,7 +48,7 @@ describe('createWebhookHandler', () => {
     expect(calls).toEqual(['invoice-1-invoice.paid', 'invoice-2-invoice.paid']);
   });
 
-  it('handles concurrent deliveries of one event once', async () => {
+  it('handles concurrent deliveries of one event once; the others are asked to come back (503)', async () => {
     let calls = 0;
     const deliver = await receiver({
       onEvent: async () => {
@@ -63,7 +57,7 @@ describe('createWebhookHandler', () => {
       },
     });
     const answers = await Promise.all([deliver(invoicePaid(5)), deliver(invoicePaid(5)), deliver(invoicePaid(5))]);
-    expect(answers.map((a) => a.status)).toEqual([200, 200, 200]);
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 503, 503]);
     expect(calls).toBe(1);
   });
 
@@ -78,7 +72,8 @@ describe('createWebhookHandler', () => {
       onError: (error) => errors.push(error),
     });
     expect((await deliver(invoicePaid(7))).status).toBe(500);
-    expect(await deliver(invoicePaid(7))).toEqual({ status: 200, body: { received: true } });
+    const redelivered = await deliver(invoicePaid(7));
+    expect({ status: redelivered.status, body: redelivered.body }).toEqual({ status: 200, body: { received: true } });
     expect(attempts).toBe(2);
     expect(String(errors[0])).toMatch(/database down/);
   });
@@ -105,30 +100,69 @@ describe('createWebhookHandler', () => {
 
   it('accepts deliveries by the registered method (PUT)', async () => {
     const deliver = await receiver({ onEvent: () => undefined });
-    expect((await deliver(invoicePaid(11), 'PUT')).status).toBe(200);
+    expect((await deliver(invoicePaid(11), { method: 'PUT' })).status).toBe(200);
   });
 
-  it('refuses a body over the limit with 413', async () => {
-    const deliver = await receiver({ onEvent: () => undefined, maxBodyBytes: 64 });
+  it('refuses a body over the limit with 413, and tells onError', async () => {
+    const errors: unknown[] = [];
+    const deliver = await receiver({ onEvent: () => undefined, maxBodyBytes: 64, onError: (error) => errors.push(error) });
     expect((await deliver(invoicePaid(12))).status).toBe(413);
+    expect(String(errors[0])).toMatch(/exceeds 64 bytes/);
   });
 
-  it('uses the seen-store it is given (a restart keeps what a persistent store remembers)', async () => {
-    const keys = new Set<string>(['invoice-13-invoice.paid']);
-    const store: SeenStore = { has: async (key) => keys.has(key), add: async (key) => void keys.add(key) };
+  it('uses the store it is given (a restart keeps what a persistent store remembers)', async () => {
+    const store = memoryDeliveryStore();
+    store.complete('invoice-13-invoice.paid', 'before-the-restart');
     let calls = 0;
-    const deliver = await receiver({ onEvent: () => void (calls += 1), seen: store });
+    const deliver = await receiver({ onEvent: () => void (calls += 1), store });
     expect((await deliver(invoicePaid(13))).body).toEqual({ received: true, duplicate: true });
     expect((await deliver(invoicePaid(14))).body).toEqual({ received: true });
     expect(calls).toBe(1);
-    expect(keys.has('invoice-14-invoice.paid')).toBe(true);
+    expect(store.claim('invoice-14-invoice.paid', { token: 'later', leaseMs: 1000 })).toBe('handled');
+  });
+});
+
+describe('a deeply nested delivery (a poison message before)', () => {
+  it('answers 400 with rule maxNestingDepth to a 100 000-deep unknown event, every time, without calling onEvent', async () => {
+    let calls = 0;
+    const errors: unknown[] = [];
+    const deliver = await receiver({ onEvent: () => void (calls += 1), onError: (error) => errors.push(error) });
+    const body = nestedDelivery('pix.automatic.created', 100_000);
+    for (const attempt of [1, 2]) {
+      const answer = await deliver(body);
+      expect({ attempt, status: answer.status }).toEqual({ attempt, status: 400 });
+      expect(answer.body.issues).toEqual([{ pointer: '', rule: 'maxNestingDepth', message: 'nests objects and arrays deeper than 64 levels' }]);
+    }
+    expect(calls).toBe(0);
+    expect(errors).toHaveLength(2);
+    expect(errors.every((error) => !(error instanceof RangeError))).toBe(true);
   });
 
-  it('memorySeenStore forgets the oldest keys beyond its capacity', () => {
-    const store = memorySeenStore(2);
-    store.add('a');
-    store.add('b');
-    store.add('c');
-    expect([store.has('a'), store.has('b'), store.has('c')]).toEqual([false, true, true]);
+  it('accepts a body at the limit and refuses one level more (maxNestingDepth option)', async () => {
+    const deliver = await receiver({ onEvent: () => undefined, maxNestingDepth: 8 });
+    // The event object is the first level: 7 arrays inside it make 8.
+    expect((await deliver(nestedDelivery('x.nested', 7))).status).toBe(200);
+    expect((await deliver(nestedDelivery('x.nested', 8))).status).toBe(400);
+  });
+
+  it('does not count brackets inside strings', async () => {
+    const deliver = await receiver({ onEvent: () => undefined, maxNestingDepth: 3 });
+    expect((await deliver({ type: 'x.text', data: { note: '[[[[{{{{ \\" [[[[' } })).status).toBe(200);
+  });
+});
+
+describe('options', () => {
+  it('refuses the `seen` option of 0.1, whose check-then-add was not atomic, naming its replacement', () => {
+    const legacy = { onEvent: () => undefined, seen: { has: () => false, add: () => undefined } };
+    expect(() => createWebhookHandler(legacy as unknown as WebhookHandlerOptions)).toThrow(/`seen` option was replaced by `store`/);
+  });
+
+  it.each([
+    ['claimLeaseMs', 0],
+    ['bodyTimeoutMs', -1],
+    ['maxBodyBytes', Number.NaN],
+    ['maxNestingDepth', 0],
+  ])('refuses %s = %s', (name, value) => {
+    expect(() => createWebhookHandler({ onEvent: () => undefined, [name]: value })).toThrow(new RegExp(`${name} must be a positive number`));
   });
 });

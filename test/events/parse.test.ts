@@ -3,6 +3,7 @@
  * type's named examples parse as that type; each breaks in a named way when a rule is broken; unknown
  * types come back unthrown; dedupe keys follow sections 6.3 and 6.4.
  */
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { resolveLocal, type JsonObject } from '../../scripts/openapi-model.js';
@@ -132,3 +133,46 @@ describe('dedupeKey (sections 6.3 and 6.4, decision 21)', () => {
   });
 });
 
+
+describe('deeply nested deliveries (no recursion, a documented limit)', () => {
+  /** A value nested `depth` objects deep, built in a loop: no recursion builds it. */
+  const nestedValue = (depth: number, leaf: unknown): unknown => {
+    let value = leaf;
+    for (let level = 0; level < depth; level += 1) value = { a: value };
+    return value;
+  };
+
+  it('keys a 100 000-deep unknown event without overflowing the stack, by its content', () => {
+    const event = (leaf: number) => ({ known: false as const, type: 'x.deep', data: nestedValue(100_000, leaf), payload: { type: 'x.deep', data: nestedValue(100_000, leaf) } });
+    const key = dedupeKey(event(1));
+    expect(key).toMatch(/^x\.deep-[0-9a-f]{32}$/);
+    expect(dedupeKey(event(1))).toBe(key);
+    expect(dedupeKey(event(2))).not.toBe(key);
+  });
+
+  it('keys a shallow unknown event as before (a hash of its JSON text), so stored keys stay valid', () => {
+    const payload = { type: 'x.y', data: { a: 1, list: [true, null, 'é'] } };
+    const before = `x.y-${createHash('sha256').update(JSON.stringify(payload)).digest('hex').slice(0, 32)}`;
+    expect(dedupeKey(parseEvent(payload))).toBe(before);
+  });
+
+  it.each([
+    ['text', (depth: number) => `{"type":"x.deep","data":${'['.repeat(depth)}${']'.repeat(depth)}}`],
+    ['bytes', (depth: number) => Buffer.from(`{"type":"x.deep","data":${'{"a":'.repeat(depth)}0${'}'.repeat(depth)}}`)],
+    ['a parsed value', (depth: number) => ({ type: 'x.deep', data: nestedValue(depth, 0) })],
+  ])('refuses %s nested 100 000 deep with rule maxNestingDepth, and accepts it at the limit', (_label, build) => {
+    const refusal = (() => {
+      try {
+        parseEvent(build(100_000));
+      } catch (error) {
+        return error;
+      }
+      return undefined;
+    })();
+    expect(refusal).toBeInstanceOf(EventValidationError);
+    expect((refusal as EventValidationError).issues).toEqual([{ pointer: '', rule: 'maxNestingDepth', message: 'nests objects and arrays deeper than 64 levels' }]);
+    expect(parseEvent(build(63)).type).toBe('x.deep');
+    expect(() => parseEvent(build(64))).toThrow(/deeper than 64 levels/);
+    expect(parseEvent(build(64), { maxNestingDepth: 65 }).type).toBe('x.deep');
+  });
+});

@@ -1,0 +1,104 @@
+/**
+ * Delivery stores: where the webhook handler claims a dedupe key before handling a delivery and records
+ * it as handled afterwards. The claim is what lets exactly one of several simultaneous identical
+ * deliveries through — in one process or in many — so it must be atomic in the store itself.
+ */
+
+/**
+ * What `claim` found:
+ * - `claimed`: nobody handled the key and nobody holds a live claim; the caller now holds one and handles it;
+ * - `handled`: the key was handled before (a duplicate, acknowledged without handling it again);
+ * - `in-progress`: another handler holds a live claim; the caller handles nothing and asks for a resend.
+ */
+export type ClaimOutcome = 'claimed' | 'handled' | 'in-progress';
+
+export interface DeliveryClaim {
+  /** Identifies this claim, so that `release` drops only the claim it made (random, unique per delivery). */
+  readonly token: string;
+  /** How long the claim holds if neither `complete` nor `release` follows (its holder crashed). */
+  readonly leaseMs: number;
+}
+
+/**
+ * The store behind the handler's deduplication. Each method may answer synchronously or with a promise.
+ *
+ * Contract:
+ * - `claim(key, claim)` is atomic: of any number of concurrent claims of one key, from this process or
+ *   others, exactly one answers `claimed` as long as that claim is live. A claim is live until `complete`,
+ *   `release`, or until `leaseMs` passed since it was made; an expired claim may be taken by the next caller.
+ * - `complete(key, token)` records the key as handled, for good (at least the platform's resend window,
+ *   about six and a half hours, section 6.1). It is called after `onEvent` resolved.
+ * - `release(key, token)` drops the claim if `token` still holds it, so a resend can claim the key again.
+ *   It is called after `onEvent` failed. A claim taken over by another caller is left alone.
+ *
+ * A PostgreSQL store is meant to implement it with one table (not shipped; a sketch):
+ *
+ * ```sql
+ * create table webhook_deliveries (key text primary key, token text, lease_until timestamptz, handled_at timestamptz);
+ * -- claim: a returned row means 'claimed'; no row means another claim is live or the key was handled:
+ * insert into webhook_deliveries (key, token, lease_until) values ($1, $2, now() + $3 * interval '1 millisecond')
+ *   on conflict (key) do update set token = excluded.token, lease_until = excluded.lease_until
+ *   where webhook_deliveries.handled_at is null and webhook_deliveries.lease_until < now()
+ *   returning key;
+ * -- then, only when no row came back: 'handled' if handled_at is set, 'in-progress' otherwise (or if the row is gone)
+ * select handled_at from webhook_deliveries where key = $1;
+ * -- complete:
+ * update webhook_deliveries set handled_at = now(), token = null, lease_until = null where key = $1;
+ * -- release:
+ * delete from webhook_deliveries where key = $1 and token = $2 and handled_at is null;
+ * ```
+ *
+ * and a periodic `delete … where handled_at < now() - interval '1 day'` keeps it small.
+ */
+export interface DeliveryStore {
+  claim(key: string, claim: DeliveryClaim): ClaimOutcome | Promise<ClaimOutcome>;
+  complete(key: string, token: string): void | Promise<void>;
+  release(key: string, token: string): void | Promise<void>;
+}
+
+export interface MemoryDeliveryStoreOptions {
+  /** How many handled keys it remembers; the oldest are forgotten first (default 100 000). */
+  readonly capacity?: number;
+  /** The clock of the leases, in milliseconds (default `Date.now`); tests inject their own. */
+  readonly now?: () => number;
+}
+
+/**
+ * A store in this process's memory: right for one process, forgotten on restart. With several processes
+ * or a restart inside the resend window (about six and a half hours, section 6.1), use a shared,
+ * persistent store instead. Synchronous, hence atomic: nothing runs between its check and its write.
+ */
+export function memoryDeliveryStore(options: MemoryDeliveryStoreOptions = {}): DeliveryStore {
+  const capacity = options.capacity ?? 100_000;
+  if (!Number.isInteger(capacity) || capacity < 1) throw new RangeError(`capacity must be a positive integer, not ${capacity}`);
+  const now = options.now ?? Date.now;
+  const handled = new Set<string>();
+  const claims = new Map<string, { readonly token: string; readonly expiresAt: number }>();
+
+  // Claims normally end by complete or release; expired ones (an onEvent that never settled) are swept
+  // when there are more of them than keys remembered, so the map stays bounded too.
+  const sweepExpiredClaims = (at: number): void => {
+    for (const [key, claim] of claims) if (claim.expiresAt <= at) claims.delete(key);
+  };
+
+  return {
+    claim(key, { token, leaseMs }) {
+      if (handled.has(key)) return 'handled';
+      const at = now();
+      const current = claims.get(key);
+      if (current && current.expiresAt > at) return 'in-progress';
+      claims.set(key, { token, expiresAt: at + leaseMs });
+      if (claims.size > capacity) sweepExpiredClaims(at);
+      return 'claimed';
+    },
+    complete(key) {
+      // Whoever holds the claim now, the event was handled: the key is done.
+      claims.delete(key);
+      handled.add(key);
+      if (handled.size > capacity) handled.delete(handled.values().next().value as string);
+    },
+    release(key, token) {
+      if (claims.get(key)?.token === token) claims.delete(key);
+    },
+  };
+}
