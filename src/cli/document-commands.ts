@@ -95,11 +95,20 @@ export async function validateCommand(args: string[]): Promise<number> {
   return report(validateDocument(modules, target, readDocument(file), operation));
 }
 
+/**
+ * At most this many issues are printed by `validate`: a list of thousands of bad items would bury the
+ * first lines, which usually share one cause.
+ */
+const maxReportedIssues = 50;
+
+/** `valid` on stdout (exit 0), or one `pointer: message` line per issue on stderr, at most maxReportedIssues, then a count of the rest (exit 1). */
 function report(issues: readonly { pointer: string; message: string }[]): number {
   if (issues.length === 0) {
     console.log('valid');
     return 0;
   }
-  for (const issue of issues) console.error(`${issue.pointer || '/'}: ${issue.message}`);
+  for (const issue of issues.slice(0, maxReportedIssues)) console.error(`${issue.pointer || '/'}: ${issue.message}`);
+  const omitted = issues.length - maxReportedIssues;
+  if (omitted > 0) console.error(`… and ${omitted} more problem${omitted === 1 ? '' : 's'} (fix these first)`);
   return 1;
 }

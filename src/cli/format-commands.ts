@@ -1,5 +1,6 @@
 /** `contrato format` and `contrato brcode`: the domain checks of contrato/formats from the shell. */
-import { buildBrCode, parseBrCode } from '../formats/brcode.js';
+import { readSync } from 'node:fs';
+import { buildBrCode, describeBrCodeIssue, maxBrCodeLength, omittedBrCodeIssues, parseBrCode } from '../formats/brcode.js';
 import { checkFormat, formats, isFormatName } from '../formats/registry.js';
 import { UsageError } from './arguments.js';
 
@@ -37,17 +38,65 @@ function options(args: readonly string[]): Map<string, string> {
 
 const encodeOptions = new Set(['key', 'url', 'amount', 'name', 'city', 'txid', 'description', 'postal-code']);
 
-/** `contrato brcode decode <code>` and `contrato brcode encode --key … --name … --city …`. */
-export function brcodeCommand(args: readonly string[], output: Output, readStdin: () => string): number {
+/**
+ * The most `brcode decode` reads from stdin: far above a BR Code (512 characters, at most 3 bytes each in
+ * UTF-8) with a trailing newline or pasted blank lines, and small enough that a wrong file is refused at once.
+ */
+export const maxBrCodeStdinBytes = 64 * 1024;
+
+/**
+ * Reads a file descriptor to its end, but stops after maxBytes + 1 bytes: what it returns is longer than
+ * maxBytes exactly when the input was, so a huge input is refused without being read whole.
+ */
+export function readUpTo(fd: number, maxBytes: number): string {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  while (total <= maxBytes) {
+    const chunk = Buffer.alloc(Math.min(64 * 1024, maxBytes + 1 - total));
+    let count: number;
+    try {
+      count = readSync(fd, chunk, 0, chunk.length, null);
+    } catch (error) {
+      // A non-blocking stdin (a terminal or pipe some shells hand over) has no data yet: wait briefly.
+      if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') throw error;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10);
+      continue;
+    }
+    if (count === 0) break;
+    chunks.push(chunk.subarray(0, count));
+    total += count;
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** Stdin of `brcode decode`, bounded by maxBrCodeStdinBytes (see readUpTo). */
+export function readBrCodeStdin(maxBytes: number = maxBrCodeStdinBytes): string {
+  return readUpTo(0, maxBytes);
+}
+
+/**
+ * `contrato brcode decode <code>` and `contrato brcode encode --key … --name … --city …`. readStdin may stop
+ * after maxBytes + 1 bytes (readBrCodeStdin does); one that reads everything is refused the same way.
+ */
+export function brcodeCommand(args: readonly string[], output: Output, readStdin: (maxBytes: number) => string = readBrCodeStdin): number {
   const [action, ...rest] = args;
   if (action === 'decode') {
-    const code = rest[0] === undefined || rest[0] === '-' ? readStdin().trim() : rest[0];
+    let code = rest[0];
+    if (code === undefined || code === '-') {
+      const text = readStdin(maxBrCodeStdinBytes);
+      if (Buffer.byteLength(text, 'utf8') > maxBrCodeStdinBytes) {
+        output.err(`the input is longer than ${maxBrCodeStdinBytes} bytes; a BR Code has at most ${maxBrCodeLength} characters`);
+        return 1;
+      }
+      code = text.trim();
+    }
     const result = parseBrCode(code);
     if (result.valid) {
       output.out(JSON.stringify(result.value, null, 2));
       return 0;
     }
-    for (const issue of result.issues) output.err(`field ${issue.tag}: ${issue.message}`);
+    for (const issue of result.issues) output.err(describeBrCodeIssue(issue));
+    if (result.omittedIssues > 0) output.err(omittedBrCodeIssues(result.omittedIssues));
     return 1;
   }
   if (action === 'encode') {

@@ -95,7 +95,7 @@ async function runCommand(name: CommandName, parsed: ParsedArguments, context: R
     case 'brcode': {
       const { brcodeCommand } = await import('./format-commands.js');
       const options = [...parsed.options].flatMap(([option, value]) => [`--${option}`, String(value)]);
-      return brcodeCommand([...parsed.positionals, ...options], output, () => readFileSync(0, 'utf8'));
+      return brcodeCommand([...parsed.positionals, ...options], output);
     }
     case 'mock': {
       const { interfaceArgument } = await import('./document-commands.js');

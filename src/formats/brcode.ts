@@ -40,7 +40,28 @@ export interface BrCode {
   readonly crc: string;
 }
 
-export type BrCodeResult = { readonly valid: true; readonly value: BrCode } | { readonly valid: false; readonly issues: readonly BrCodeIssue[] };
+export type BrCodeResult =
+  | { readonly valid: true; readonly value: BrCode }
+  | {
+      readonly valid: false;
+      /** The first maxBrCodeIssues problems, in the order found. */
+      readonly issues: readonly BrCodeIssue[];
+      /** How many further problems were found and left out of issues (0 when none were). */
+      readonly omittedIssues: number;
+    };
+
+/**
+ * The longest BR Code: the EMV QR Code Specification for Payment Systems, Merchant-Presented Mode (EMV
+ * QRCPS-MPM, which the Central Bank's BR Code manual adopts for Pix) limits the payload to 512 characters.
+ * Longer text is refused before it is read field by field.
+ */
+export const maxBrCodeLength = 512;
+
+/** At most this many problems are listed for one code; a garbled text would otherwise yield hundreds. */
+export const maxBrCodeIssues = 20;
+
+/** Tag of a problem with the text as a whole rather than with one field. */
+const wholePayload = 'payload';
 
 const pixGui = 'br.gov.bcb.pix';
 
@@ -67,7 +88,7 @@ function readFields(text: string, parent: string, issues: BrCodeIssue[]): Field[
     const length = text.slice(position + 2, position + 4);
     const tag = parent ? `${parent}.${id}` : id;
     if (!/^\d{2}$/.test(id)) {
-      issues.push({ tag: parent || 'payload', message: `expected a 2-digit field ID at position ${position}, found ${JSON.stringify(id)}` });
+      issues.push({ tag: parent || wholePayload, message: `expected a 2-digit field ID at position ${position}, found ${JSON.stringify(id)}` });
       return null;
     }
     if (!/^\d{2}$/.test(length)) {
@@ -90,10 +111,28 @@ function readFields(text: string, parent: string, issues: BrCodeIssue[]): Field[
 
 const printable = /^[\x20-\x7E\u00A0-\u00FF]*$/;
 
+function invalid(issues: readonly BrCodeIssue[]): BrCodeResult {
+  return { valid: false, issues: issues.slice(0, maxBrCodeIssues), omittedIssues: Math.max(0, issues.length - maxBrCodeIssues) };
+}
+
+/** One line for a problem: `field 63: …`, or the message alone when it concerns the whole text. */
+export function describeBrCodeIssue(issue: BrCodeIssue): string {
+  return issue.tag === wholePayload ? issue.message : `field ${issue.tag}: ${issue.message}`;
+}
+
+/** The line that stands for the problems left out of a result, e.g. `… and 7 more problems`. */
+export function omittedBrCodeIssues(count: number): string {
+  return `… and ${count} more problem${count === 1 ? '' : 's'}`;
+}
+
 export function parseBrCode(code: string): BrCodeResult {
+  if (code.length > maxBrCodeLength) {
+    return invalid([{ tag: wholePayload, message: `the text has ${code.length} characters; a BR Code has at most ${maxBrCodeLength} (EMV QR Code limit)` }]);
+  }
+  if (code.trim() === '') return invalid([{ tag: wholePayload, message: 'empty input: paste the BR Code (copia e cola) text' }]);
   const issues: BrCodeIssue[] = [];
   const fields = readFields(code, '', issues);
-  if (!fields) return { valid: false, issues };
+  if (!fields) return invalid(issues);
   const get = (id: string): string | undefined => fields.find((field) => field.id === id)?.value;
   const need = (id: string, what: string): string => {
     const value = get(id);
@@ -187,7 +226,7 @@ export function parseBrCode(code: string): BrCodeResult {
     }
   }
 
-  if (issues.length > 0) return { valid: false, issues };
+  if (issues.length > 0) return invalid(issues);
   return {
     valid: true,
     value: {
@@ -270,11 +309,17 @@ export function buildBrCode(options: StaticBrCodeOptions | DynamicBrCodeOptions)
     (options.postalCode ? field('61', options.postalCode) : '') +
     field('62', field('05', dynamic ? '***' : (options.txid ?? '***'))) +
     '6304';
-  return body + crc16(body);
+  const code = body + crc16(body);
+  // Unreachable while every field holds at most 99 characters (about 350 in all); kept so a new field cannot pass the limit unnoticed.
+  if (code.length > maxBrCodeLength) throw new RangeError(`cannot build a BR Code: it would have ${code.length} characters, more than ${maxBrCodeLength}`);
+  return code;
 }
 
 /** Format check for `brCode` / `pixCopiaECola` fields. */
 export function checkBrCode(value: string): { valid: true } | { valid: false; reason: string } {
   const result = parseBrCode(value);
-  return result.valid ? { valid: true } : { valid: false, reason: result.issues.map((issue) => `field ${issue.tag}: ${issue.message}`).join('; ') };
+  if (result.valid) return { valid: true };
+  const lines = result.issues.map(describeBrCodeIssue);
+  if (result.omittedIssues > 0) lines.push(omittedBrCodeIssues(result.omittedIssues));
+  return { valid: false, reason: lines.join('; ') };
 }

@@ -2,6 +2,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { buildBrCode, checkBrCode, crc16, parseBrCode } from '../../src/formats/brcode.js';
+import { codeOfLength, emvMaximum, garbledCode } from './brcode-samples.js';
 
 /** Replaces text in a code and recomputes its CRC, so only the intended problem remains. */
 function edit(code: string, from: string, to: string): string {
@@ -141,6 +142,90 @@ describe('parseBrCode problems, each named by its field', () => {
         if (staticCode[index] === character) return;
         const changed = staticCode.slice(0, index) + character + staticCode.slice(index + 1);
         expect(parseBrCode(changed).valid).toBe(false);
+      }),
+    );
+  });
+});
+
+describe('parseBrCode bounds', () => {
+  it.each([
+    { given: '20 MB', text: () => 'X'.repeat(20 * 1024 * 1024) },
+    { given: '2 MB', text: () => 'X'.repeat(2 * 1024 * 1024) },
+    { given: 'a valid code pasted 5 times', text: () => staticCode.repeat(5) },
+    { given: 'one character over the maximum, otherwise valid', text: () => codeOfLength(emvMaximum + 1) },
+  ])('refuses $given with one issue naming the length and the maximum', ({ text }) => {
+    const code = text();
+    expect(parseBrCode(code)).toEqual({
+      valid: false,
+      issues: [{ tag: 'payload', message: `the text has ${code.length} characters; a BR Code has at most ${emvMaximum} (EMV QR Code limit)` }],
+      omittedIssues: 0,
+    });
+  });
+
+  it('reads a valid code of exactly the maximum length', () => {
+    const code = codeOfLength(emvMaximum);
+    expect(code).toHaveLength(emvMaximum);
+    expect(parseBrCode(code)).toMatchObject({ valid: true, value: { kind: 'static', key: 'financeiro@padaria.com.br', txid: 'PEDIDO123' } });
+  });
+
+  it.each(['', ' ', '\n\t  \r\n'])('says the input is empty for %j', (text) => {
+    expect(parseBrCode(text)).toEqual({ valid: false, issues: [{ tag: 'payload', message: 'empty input: paste the BR Code (copia e cola) text' }], omittedIssues: 0 });
+    expect(checkBrCode(text)).toEqual({ valid: false, reason: 'empty input: paste the BR Code (copia e cola) text' });
+  });
+
+  it('lists at most 20 problems and counts the rest', () => {
+    const result = parseBrCode(garbledCode);
+    expect(result.valid).toBe(false);
+    if (result.valid) return;
+    expect(result.issues).toHaveLength(20);
+    expect(result.issues[0]).toEqual({ tag: '00', message: 'a field cannot be empty (length 00)' });
+    expect(result.omittedIssues).toBeGreaterThan(200);
+    const reason = checkBrCode(garbledCode);
+    expect(reason.valid).toBe(false);
+    if (!reason.valid) {
+      expect(reason.reason.split('; ')).toHaveLength(21);
+      expect(reason.reason).toMatch(new RegExp(`; … and ${result.omittedIssues} more problems$`));
+    }
+  });
+
+  it('lists at most 20 problems, whatever the text and its length', () => {
+    // Mostly empty fields 00, which pile up problems (empty, repeated) until a stray character stops the reading.
+    const unit = fc.oneof({ weight: 6, arbitrary: fc.constant('0000') }, fc.constantFrom('000201', '5303986', '6304', '0', 'X'));
+    fc.assert(
+      fc.property(fc.string({ unit, maxLength: 120, size: 'max' }), (text) => {
+        const result = parseBrCode(text);
+        if (!result.valid) expect(result.issues.length).toBeLessThanOrEqual(20);
+        if (!result.valid && result.omittedIssues > 0) expect(result.issues).toHaveLength(20);
+      }),
+    );
+  });
+
+  it.each([
+    { given: 'a 500-character description', options: { key: '+5511987654321', merchantName: 'A', merchantCity: 'B', description: 'D'.repeat(500) } },
+    { given: 'a 600-character postal code', options: { key: '+5511987654321', merchantName: 'A', merchantCity: 'B', postalCode: '1'.repeat(600) } },
+    { given: 'a 1000-character location URL', options: { url: `https://pix.example.com/${'q'.repeat(1000)}`, merchantName: 'A', merchantCity: 'B' } },
+  ])('buildBrCode refuses $given instead of building a code over the maximum', ({ options }) => {
+    expect(() => buildBrCode(options)).toThrow(RangeError);
+  });
+
+  it('buildBrCode never returns a code over the maximum, whatever the lengths asked', () => {
+    const long = fc.string({ unit: fc.constantFrom(...'abc123'), minLength: 1, maxLength: 300 });
+    fc.assert(
+      fc.property(long, long, long, (description, postalCode, path) => {
+        for (const options of [
+          { key: '+5511987654321', merchantName: 'N'.repeat(25), merchantCity: 'C'.repeat(15), amount: '1234567890.99', txid: 'T'.repeat(25), description, postalCode },
+          { url: `pix.example.com/${path}`, merchantName: 'N'.repeat(25), merchantCity: 'C'.repeat(15), amount: '1234567890.99', postalCode },
+        ]) {
+          let code: string;
+          try {
+            code = buildBrCode(options);
+          } catch (error) {
+            expect(error).toBeInstanceOf(RangeError);
+            continue;
+          }
+          expect(code.length).toBeLessThanOrEqual(emvMaximum);
+          expect(parseBrCode(code).valid).toBe(true);
+        }
       }),
     );
   });
