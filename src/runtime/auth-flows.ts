@@ -8,9 +8,12 @@
  * - messages: a login whose path and shapes are not shown (5.7); it yields the `svc-token` header value.
  *
  * Refusals become AuthErrors that say which: invalid credentials, inactive credential, refused
- * certificate (401), source IP not allowed (403). The secret never appears in any of them.
+ * certificate (401), source IP not allowed (403). The secret never appears in any of them: an error keeps
+ * no Request, and whatever body or cause it keeps has the credentials scrubbed out, since some gateways
+ * answer a refused token request by echoing it (headers and body).
  */
 import { AuthError, ConnectionError, HttpError, ProblemError, type AuthFailure, type ProblemDetails } from './errors.js';
+import { redact } from './logging.js';
 import type { IssuedToken } from './token-cache.js';
 import type { FetchLike } from './transport.js';
 
@@ -39,13 +42,57 @@ export function refusalOf(status: number, body: unknown): { reason: AuthFailure;
   return { reason: 'invalid-credentials', meaning: 'invalid credentials: wrong client id or secret (401)' };
 }
 
-async function requestToken(name: string, fetch: FetchLike, request: Request, read: (body: unknown, response: Response) => IssuedToken | null): Promise<IssuedToken> {
+/** The values a token request carries that no error may keep: the secret, and the Basic value made from it. */
+type RequestSecrets = readonly string[];
+
+/** Credentials scrubbed (in every encoding an echo may use), members named like credentials replaced, documents masked. */
+function scrubbed<T>(value: T, secrets: RequestSecrets): T {
+  return redact(value, { secrets }) as T;
+}
+
+/** How many links of a cause chain are kept: enough to explain a failure, and a cycle of causes ends. */
+const causeLinks = 8;
+
+/**
+ * What explains a failure, without what the failing code attached: each link of the cause chain as a
+ * plain Error with only its name, message, code and stack, credentials scrubbed. A fetch (an instrumented
+ * one, a polyfill) may attach the Request or quote its body in what it throws.
+ */
+function explanationOf(error: unknown, secrets: RequestSecrets): Error | undefined {
+  const chain: unknown[] = [];
+  for (let link: unknown = error; link !== undefined && link !== null && chain.length < causeLinks; link = link instanceof Error ? link.cause : undefined) chain.push(link);
+  let explanation: Error | undefined;
+  for (const link of chain.reverse()) {
+    const message = link instanceof Error ? link.message : typeof link === 'string' ? link : `a value that is not an Error was thrown (${typeof link})`;
+    const copy: Error & { code?: string | number } = new Error(scrubbed(message, secrets), explanation ? { cause: explanation } : undefined);
+    const hidden = (name: string, value: unknown): void => {
+      Object.defineProperty(copy, name, { value, writable: true, enumerable: false, configurable: true });
+    };
+    if (link instanceof Error) {
+      hidden('name', link.name);
+      if (typeof link.stack === 'string') hidden('stack', scrubbed(link.stack, secrets));
+      const code = (link as { code?: unknown }).code;
+      if (typeof code === 'string' || typeof code === 'number') copy.code = code;
+    }
+    explanation = copy;
+  }
+  return explanation;
+}
+
+async function requestToken(
+  name: string,
+  fetch: FetchLike,
+  request: Request,
+  secrets: RequestSecrets,
+  read: (body: unknown, response: Response) => IssuedToken | null,
+): Promise<IssuedToken> {
   let response: Response;
   try {
     response = await fetch(request);
   } catch (error) {
-    if (error instanceof AuthError) throw error;
-    throw new ConnectionError(`${name} token request got no answer`, { operationId: 'token' }, { cause: error });
+    // The transport's TLS verdicts stay AuthErrors; their cause is rebuilt like any other.
+    if (error instanceof AuthError) throw new AuthError(scrubbed(error.message, secrets), error.reason, error.status, {}, explanationOf(error.cause, secrets));
+    throw new ConnectionError(`${name} token request got no answer`, { operationId: 'token' }, { cause: explanationOf(error, secrets) });
   }
   const body = await readBody(response);
   if (response.status === 401 || response.status === 403) {
@@ -53,9 +100,10 @@ async function requestToken(name: string, fetch: FetchLike, request: Request, re
     throw new AuthError(`${name} token request refused: ${meaning}`, reason, response.status);
   }
   if (!response.ok) {
-    // Not a refusal: a server error or rate limit, which the caller may retry.
-    const isProblem = typeof body === 'object' && body !== null && ('title' in body || 'status' in body);
-    throw isProblem ? new ProblemError(response.status, body as ProblemDetails, { operationId: 'token' }) : new HttpError(response.status, body, { operationId: 'token' });
+    // Not a refusal: a server error or rate limit, which the caller may retry. It keeps the answer, scrubbed.
+    const kept = scrubbed(body, secrets);
+    const isProblem = typeof kept === 'object' && kept !== null && ('title' in kept || 'status' in kept);
+    throw isProblem ? new ProblemError(response.status, kept as ProblemDetails, { operationId: 'token' }) : new HttpError(response.status, kept, { operationId: 'token' });
   }
   const token = read(body, response);
   if (!token || !token.accessToken || !(token.expiresIn > 0)) {
@@ -78,6 +126,7 @@ export function coreBankingTokenFlow(baseUrl: string, credentials: ClientCredent
         headers: { 'content-type': 'application/json', accept: 'application/json' },
         body: JSON.stringify({ client_id: credentials.clientId, client_secret: credentials.clientSecret, grant_type: 'client_credentials' }),
       }),
+      [credentials.clientSecret],
       (body) => ({ accessToken: text(field(body, 'access_token')), expiresIn: seconds(field(body, 'expires_in')) }),
     );
 }
@@ -107,12 +156,16 @@ export function accountsTokenFlow(baseUrl: string, credentials: ClientCredential
           ...(credentials.scope ? { scope: credentials.scope } : {}),
         }),
       }),
+      [credentials.clientSecret],
       (body) => ({ accessToken: text(field(body, 'accessToken')), expiresIn: lifetimeFromExpiresAt(seconds(field(body, 'expiresAt'))) }),
     );
 }
 
 export function pixTokenFlow(baseUrl: string, credentials: ClientCredentials & { readonly scope?: string }): TokenFlow {
-  const basic = Buffer.from(`${encodeURIComponent(credentials.clientId)}:${encodeURIComponent(credentials.clientSecret)}`).toString('base64');
+  const userPass = `${encodeURIComponent(credentials.clientId)}:${encodeURIComponent(credentials.clientSecret)}`;
+  const basic = Buffer.from(userPass).toString('base64');
+  // The Basic value, and its decoded forms as gateways print them (percent-encoded or not).
+  const secrets = [credentials.clientSecret, basic, userPass, `${credentials.clientId}:${credentials.clientSecret}`];
   const form = new URLSearchParams({ grant_type: 'client_credentials', ...(credentials.scope ? { scope: credentials.scope } : {}) });
   return (fetch) =>
     requestToken(
@@ -123,6 +176,7 @@ export function pixTokenFlow(baseUrl: string, credentials: ClientCredentials & {
         headers: { authorization: `Basic ${basic}`, 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
         body: form.toString(),
       }),
+      secrets,
       (body) => ({ accessToken: text(field(body, 'access_token')), expiresIn: seconds(field(body, 'expires_in')) }),
     );
 }
@@ -145,6 +199,7 @@ export function messagesLoginFlow(baseUrl: string, options: MessagesLoginOptions
         headers: { 'content-type': 'application/json', accept: 'application/json' },
         body: JSON.stringify({ clientId: options.clientId, clientSecret: options.clientSecret }),
       }),
+      [options.clientSecret],
       (body, response) => ({
         accessToken: response.headers.get('svc-token') ?? (text(field(body, 'svc-token')) || text(field(body, 'svcToken')) || text(field(body, 'token'))),
         expiresIn: options.tokenLifetimeSeconds ?? 3600,

@@ -279,8 +279,9 @@ export function createRuntime(options: RuntimeOptions): FacadeRuntime {
       // The transport's TLS verdicts come from the TLS layer itself (an alert, a verify error): nothing was executed.
       if (error instanceof AuthError) return { kind: 'failure', failure: withCallContext(error, context), retryable: false, maybeExecuted: false };
       if (error instanceof SyntaxError) {
-        const issue = { pointer: '', rule: 'json', message: `the response body is not valid JSON: ${error.message}` };
-        return { kind: 'failure', failure: new ResponseValidationError(info.operationId, 200, [issue], context), retryable: false, maybeExecuted: true };
+        // V8's message quotes the start of the body, which may hold a document or an echoed secret: not repeated.
+        const issue = { pointer: '', rule: 'json', message: 'the response body is not valid JSON' };
+        return { kind: 'failure', failure: new ResponseValidationError(info.operationId, 200, scrubIssues([issue]), context), retryable: false, maybeExecuted: true };
       }
       // What happened decides the class, not the timer: a reset seen while the timer also ran out is a reset.
       if (isConnectionFailure(error)) {

@@ -33,7 +33,8 @@ export function checkBaseUrl(baseUrl: string): string {
   try {
     url = new URL(baseUrl);
   } catch {
-    throw new ConfigurationError(`baseUrl is not a URL: ${JSON.stringify(baseUrl)}`);
+    // Not quoted: a base URL that does not parse may still carry credentials (user:secret@host).
+    throw new ConfigurationError(`baseUrl is not a URL (${baseUrl.length} characters; expected https://host[:port][/path])`);
   }
   if (url.username || url.password) throw new ConfigurationError('baseUrl must not carry credentials');
   if (url.protocol === 'http:' && !loopbackHosts.test(url.hostname)) {

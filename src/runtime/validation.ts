@@ -1,7 +1,12 @@
-/** Turns ajv errors of the generated validators into issues that name the pointer, the rule and the value. */
+/**
+ * Turns ajv errors of the generated validators into issues that name the pointer, the rule and the value.
+ * What an issue quotes is redacted first: members named like credentials, private keys and Authorization
+ * values in text replaced, CPF/CNPJ masked. Masked before a long value is cut, so a cut never leaves
+ * digits of a document that masking would no longer recognise.
+ */
 import { checkFormat, formats, isFormatName } from '../formats/registry.js';
 import type { ValidationIssue } from './errors.js';
-import { credentialName } from './logging.js';
+import { credentialName, redact } from './logging.js';
 
 interface AjvError {
   readonly instancePath: string;
@@ -124,12 +129,13 @@ function issueOf(error: AjvError, data: unknown, root: string, patterns: Readonl
   }
   const lastSegment = pointer.split('/').pop() ?? '';
   const raw = error.keyword === 'required' ? undefined : valueAt(data, pointer);
-  const value = credentialName.test(lastSegment) && raw !== undefined ? '[redacted]' : raw;
+  const value = raw === undefined ? undefined : credentialName.test(lastSegment) ? '[redacted]' : redact(raw);
   const rule = error.keyword === 'format' ? `format ${String(params.format)}` : error.keyword;
   return {
     pointer: `${root}${pointer}`,
     rule: error.keyword,
-    message: `${messageOf(error, raw, patterns)} (${rule}${describeValue(value)})`,
+    // The message as a whole too: the schema's words carry no document, and now nothing else can.
+    message: redact(`${messageOf(error, raw, patterns)} (${rule}${describeValue(value)})`) as string,
     ...(value === undefined ? {} : { value }),
   };
 }

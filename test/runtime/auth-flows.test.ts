@@ -1,9 +1,10 @@
 /** Token flows of every interface against loopback servers, and how refusals are told apart. */
+import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { accountsTokenFlow, coreBankingTokenFlow, lifetimeFromExpiresAt, messagesLoginFlow, pixTokenFlow, refusalOf } from '../../src/runtime/auth-flows.js';
-import { AuthError, HttpError } from '../../src/runtime/errors.js';
+import { AuthError, ConnectionError, ContratoError, HttpError } from '../../src/runtime/errors.js';
 import { Transport } from '../../src/runtime/transport.js';
-import { sendJson, startLoopbackServer, type Handler } from '../helpers/loopback.js';
+import { sendJson, startLoopbackServer, type Handler, type RecordedRequest } from '../helpers/loopback.js';
 
 async function withServer<T>(handler: Handler, run: (url: string, requests: { headers: Record<string, unknown>; body: string; path: string }[]) => Promise<T>): Promise<T> {
   const server = await startLoopbackServer(handler);
@@ -102,3 +103,118 @@ describe('token flows', () => {
     );
   });
 });
+
+/**
+ * Some gateways answer a refused token request by echoing it: headers and body, as JSON or as text. The
+ * client secret (and pix's Basic credentials) must not survive in what the error keeps, in any rendering.
+ */
+describe('token request errors never hold the credentials', () => {
+  // Characters that JSON, util.inspect, URI and form encodings each write differently, around a core of
+  // letters and digits that every encoding (escaped once or twice) leaves as it is.
+  const secretCore = 'Zq9Kp2Lm7Wv4Tn8R';
+  const secret = `sec"ret:with/odd&chars \\ back+plus é-${secretCore}`;
+  const clientId = 'client-echo';
+  const basic = Buffer.from(`${encodeURIComponent(clientId)}:${encodeURIComponent(secret)}`).toString('base64');
+  const echoed = { clientId, clientSecret: secret };
+
+  /** What betrays the secret in any rendering: its core, and the runs of the Basic value that no encoding touches. */
+  const betrayals = [secretCore, ...basic.split(/[+/=]/).filter((run) => run.length >= 12)];
+
+  function renderings(error: unknown): string {
+    return [String(error), (error as Error).message, (error as Error).stack ?? '', JSON.stringify(error), inspect(error, { depth: Infinity })].join('\n');
+  }
+
+  const flows = [
+    { flow: 'accounts', issue: (url: string) => accountsTokenFlow(url, { ...echoed, scope: 'pix.read' }) },
+    { flow: 'core-banking', issue: (url: string) => coreBankingTokenFlow(url, echoed) },
+    { flow: 'pix', issue: (url: string) => pixTokenFlow(url, echoed) },
+    { flow: 'messages', issue: (url: string) => messagesLoginFlow(url, echoed) },
+  ];
+
+  /** How a gateway may echo the request it refuses. */
+  const echoes: Record<string, (request: RecordedRequest, status: number) => { contentType: string; body: string }> = {
+    'problem+json': (request, status) => ({
+      contentType: 'application/problem+json',
+      body: JSON.stringify({
+        title: 'Refused',
+        status,
+        detail: `refused ${request.method} ${request.path} with authorization ${String(request.headers.authorization ?? '')} and body ${request.body}`,
+        request: { headers: request.headers, body: request.body, parsed: parsed(request.body) },
+        // Decoded Basic credentials, as some gateways print them, under a harmless name.
+        caller: decodedBasic(request.headers.authorization),
+      }),
+    }),
+    json: (request) => ({ contentType: 'application/json', body: JSON.stringify({ echo: { headers: Object.entries(request.headers), body: request.body }, caller: decodedBasic(request.headers.authorization) }) }),
+    text: (request) => ({
+      contentType: 'text/plain; charset=utf-8',
+      body: `${request.method} ${request.path}\n${Object.entries(request.headers).map(([name, value]) => `${name}: ${String(value)}`).join('\n')}\n\n${request.body}\n${decodedBasic(request.headers.authorization)}`,
+    }),
+  };
+  const fetchers = [
+    { fetcher: 'Transport', fetch: transport.fetch },
+    { fetcher: 'plain fetch', fetch: (request: Request) => fetch(request) },
+  ];
+
+  const cases = flows.flatMap((flow) =>
+    [400, 401, 403, 500, 503].flatMap((status) => Object.keys(echoes).flatMap((echo) => fetchers.map((fetcher) => ({ ...flow, status, echo, ...fetcher })))),
+  );
+
+  it.each(cases)('$flow answering $status with a $echo echo ($fetcher)', async ({ issue, status, echo, fetch: send }) => {
+    await withServer(
+      (request, response) => {
+        const { contentType, body } = echoes[echo]!(request as RecordedRequest, status);
+        response.writeHead(status, { 'content-type': contentType }).end(body);
+      },
+      async (url, requests) => {
+        const error = await issue(url)(send).catch((caught: unknown) => caught);
+        expect(error).toBeInstanceOf(ContratoError);
+        // The echo did carry the secret: the test would prove nothing otherwise.
+        expect(`${requests[0]!.body} ${String(requests[0]!.headers.authorization)}`).toMatch(/sec|Basic/);
+        const rendered = renderings(error);
+        for (const betrayal of betrayals) expect(rendered).not.toContain(betrayal);
+        if (status === 401 || status === 403) expect(error).toBeInstanceOf(AuthError);
+        else expect((error as HttpError).status).toBe(status);
+      },
+    );
+  });
+
+  it.each(flows)('$flow: a fetch failure that carries the request keeps neither it nor its body in the cause', async ({ issue }) => {
+    // Instrumented fetches (and some polyfills) attach the request, and quote its body, in what they throw.
+    const failing = async (request: Request): Promise<Response> => {
+      const body = await request.clone().text();
+      throw Object.assign(new Error(`upstream refused ${request.url} ${String(request.headers.get('authorization'))} ${body}`), { request, body, code: 'ECONNRESET' });
+    };
+    const error = await issue('http://127.0.0.1:9')(failing).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ConnectionError);
+    const rendered = renderings(error);
+    for (const betrayal of betrayals) expect(rendered).not.toContain(betrayal);
+    expect(rendered).not.toContain('Request {');
+    // What explains the failure stays: the code of the cause.
+    expect((error as Error & { cause?: { code?: string } }).cause?.code).toBe('ECONNRESET');
+  });
+
+  it.each(flows)('$flow: a refused connection is a ConnectionError whose cause says why, without the request', async ({ issue }) => {
+    const server = await startLoopbackServer(() => undefined);
+    const closedUrl = server.url;
+    await server.close();
+    const error = await issue(closedUrl)(transport.fetch).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ConnectionError);
+    const rendered = renderings(error);
+    for (const betrayal of betrayals) expect(rendered).not.toContain(betrayal);
+    expect(rendered).toContain('ECONNREFUSED');
+  });
+});
+
+function parsed(body: string): unknown {
+  try {
+    return JSON.parse(body) as unknown;
+  } catch {
+    return Object.fromEntries(new URLSearchParams(body));
+  }
+}
+
+function decodedBasic(authorization: unknown): string {
+  const value = typeof authorization === 'string' ? authorization.replace(/^Basic /, '') : '';
+  const decoded = Buffer.from(value, 'base64').toString('utf8');
+  return `${decoded} (${decodeURIComponent(decoded)})`;
+}
