@@ -6,10 +6,10 @@
 import { createAccountsFacade, operationTable, type AccountsFacade } from '../../generated/accounts/operations.js';
 import type { OperationInfo } from '../../generated/operation-types.js';
 import { accountsTokenFlow } from '../runtime/auth-flows.js';
-import { commonRuntimeOptions, tokenCacheFor, withRoutes, type ClientOptions } from '../runtime/client-options.js';
+import { commonRuntimeOptions, tokenCacheFor, transportFor, withRoutes, type ClientOptions } from '../runtime/client-options.js';
 import { ConfigurationError } from '../runtime/errors.js';
 import { createRuntime, type OperationValidatorSet } from '../runtime/runtime.js';
-import { checkBaseUrl, Transport, type TlsOptions } from '../runtime/transport.js';
+import { checkBaseUrl, type TlsOptions } from '../runtime/transport.js';
 import { accountsChecks } from './checks.js';
 import { createKeyWithChallenge, type KeyChallengeFlow } from './key-challenge.js';
 import { checkedImageUpload } from './onboarding-image.js';
@@ -82,7 +82,7 @@ export function createAccountsClient(options: AccountsClientOptions): AccountsCl
   if (options.accountId !== undefined && !isBaasCredential(options.clientId)) {
     throw new ConfigurationError('accountId selects a child account and only BaaS credentials (client id baas_…) use it; an account credential operates its own account');
   }
-  const transport = new Transport(options.tls);
+  const transport = transportFor(options);
   const issue = accountsTokenFlow(baseUrl, { ...options, tokenPath: operations['auth.token'].path });
   const tokens = tokenCacheFor(options, () => issue(transport.fetch));
   const common = commonRuntimeOptions(options, transport, tokens);

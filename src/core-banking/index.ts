@@ -6,10 +6,10 @@
  */
 import { createCoreBankingFacade, operationTable, type CoreBankingFacade } from '../../generated/core-banking/operations.js';
 import { coreBankingTokenFlow } from '../runtime/auth-flows.js';
-import { commonRuntimeOptions, tokenCacheFor, withRoutes, type ClientOptions } from '../runtime/client-options.js';
+import { commonRuntimeOptions, tokenCacheFor, transportFor, withRoutes, type ClientOptions } from '../runtime/client-options.js';
 import type { RateLimit } from '../runtime/rate-limiter.js';
 import { createRuntime, type OperationValidatorSet } from '../runtime/runtime.js';
-import { checkBaseUrl, Transport, type TlsOptions } from '../runtime/transport.js';
+import { checkBaseUrl, type TlsOptions } from '../runtime/transport.js';
 import { coreBankingChecks } from './checks.js';
 
 /** Options of the core banking client; `baseUrl` is `{banking_base_url}`, and the rate limiter defaults to section 8's limits. */
@@ -30,7 +30,7 @@ export type CoreBankingClient = CoreBankingFacade & {
 
 export function createCoreBankingClient(options: CoreBankingClientOptions): CoreBankingClient {
   const baseUrl = checkBaseUrl(options.baseUrl);
-  const transport = new Transport(options.tls);
+  const transport = transportFor(options);
   const issue = coreBankingTokenFlow(baseUrl, options);
   const tokens = tokenCacheFor(options, () => issue(transport.fetch));
   const runtime = createRuntime({

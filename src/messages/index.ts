@@ -7,10 +7,10 @@
 import { createMessagesFacade, messageTable, operationTable, type MessageName, type MessagePayloads, type MessagesFacade } from '../../generated/messages/operations.js';
 import type { CallOptions } from '../../generated/operation-types.js';
 import { messagesLoginFlow } from '../runtime/auth-flows.js';
-import { commonRuntimeOptions, tokenCacheFor, withRoutes, type ClientOptions } from '../runtime/client-options.js';
+import { commonRuntimeOptions, tokenCacheFor, transportFor, withRoutes, type ClientOptions } from '../runtime/client-options.js';
 import { ConfigurationError } from '../runtime/errors.js';
 import { createRuntime, type OperationValidatorSet } from '../runtime/runtime.js';
-import { checkBaseUrl, Transport, type TlsOptions } from '../runtime/transport.js';
+import { checkBaseUrl, type TlsOptions } from '../runtime/transport.js';
 import { pollMessages, type PollOptions, type PolledBatch } from './poll.js';
 
 export interface MessagesClientOptions extends Omit<ClientOptions, 'clientId' | 'clientSecret' | 'tls'> {
@@ -44,7 +44,7 @@ export function createMessagesClient(options: MessagesClientOptions): MessagesCl
     throw new ConfigurationError('interface C needs the participant\'s client certificate: pass tls: { pfx, passphrase } (or { cert, key })');
   }
   const operations = withRoutes(operationTable, options.routes);
-  const transport = new Transport(options.tls);
+  const transport = transportFor(options);
   const credentials = { ...options, clientId: options.login.clientId, clientSecret: options.login.clientSecret };
   const issue = messagesLoginFlow(baseUrl, { ...options.login, loginPath: operations['auth.login'].path });
   const tokens = tokenCacheFor(credentials, () => issue(transport.fetch));

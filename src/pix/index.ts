@@ -10,9 +10,9 @@ import type { components as locationComponents } from '../../generated/pix-locat
 import { pixTokenFlow } from '../runtime/auth-flows.js';
 import { ConfigurationError, ResponseValidationError } from '../runtime/errors.js';
 import { decodeJws } from '../runtime/jws.js';
-import { commonRuntimeOptions, tokenCacheFor, withRoutes, type ClientOptions } from '../runtime/client-options.js';
+import { commonRuntimeOptions, tokenCacheFor, transportFor, withRoutes, type ClientOptions } from '../runtime/client-options.js';
 import { createRuntime, type OperationValidatorSet } from '../runtime/runtime.js';
-import { checkBaseUrl, Transport, type TlsOptions } from '../runtime/transport.js';
+import { checkBaseUrl, type TlsOptions } from '../runtime/transport.js';
 import { check, type CompiledValidator } from '../runtime/validation.js';
 import { pixChecks } from './checks.js';
 
@@ -54,7 +54,7 @@ export function splitLocation(location: string, prefix: '' | '/cobv' | '/rec'): 
 
 export function createPixClient(options: PixClientOptions): PixClient {
   const baseUrl = checkBaseUrl(options.baseUrl);
-  const transport = new Transport(options.tls);
+  const transport = transportFor(options);
   const issue = pixTokenFlow(baseUrl, options);
   const tokens = tokenCacheFor(options, () => issue(transport.fetch));
   // The API Pix publishes no rate limits for this platform: the limiter is off unless asked for.

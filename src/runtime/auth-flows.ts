@@ -12,7 +12,7 @@
  * no Request, and whatever body or cause it keeps has the credentials scrubbed out, since some gateways
  * answer a refused token request by echoing it (headers and body).
  */
-import { AuthError, ConnectionError, HttpError, ProblemError, type AuthFailure, type ProblemDetails } from './errors.js';
+import { AuthError, basicCredentials, ConnectionError, HttpError, isProblem, ProblemError, type AuthFailure} from './errors.js';
 import { redact } from './logging.js';
 import type { IssuedToken } from './token-cache.js';
 import type { FetchLike } from './transport.js';
@@ -102,8 +102,7 @@ async function requestToken(
   if (!response.ok) {
     // Not a refusal: a server error or rate limit, which the caller may retry. It keeps the answer, scrubbed.
     const kept = scrubbed(body, secrets);
-    const isProblem = typeof kept === 'object' && kept !== null && ('title' in kept || 'status' in kept);
-    throw isProblem ? new ProblemError(response.status, kept as ProblemDetails, { operationId: 'token' }) : new HttpError(response.status, kept, { operationId: 'token' });
+    throw isProblem(kept) ? new ProblemError(response.status, kept, { operationId: 'token' }) : new HttpError(response.status, kept, { operationId: 'token' });
   }
   const token = read(body, response);
   if (!token || !token.accessToken || !(token.expiresIn > 0)) {
@@ -163,7 +162,7 @@ export function accountsTokenFlow(baseUrl: string, credentials: ClientCredential
 
 export function pixTokenFlow(baseUrl: string, credentials: ClientCredentials & { readonly scope?: string }): TokenFlow {
   const userPass = `${encodeURIComponent(credentials.clientId)}:${encodeURIComponent(credentials.clientSecret)}`;
-  const basic = Buffer.from(userPass).toString('base64');
+  const basic = basicCredentials(credentials.clientId, credentials.clientSecret);
   // The Basic value, and its decoded forms as gateways print them (percent-encoded or not).
   const secrets = [credentials.clientSecret, basic, userPass, `${credentials.clientId}:${credentials.clientSecret}`];
   const form = new URLSearchParams({ grant_type: 'client_credentials', ...(credentials.scope ? { scope: credentials.scope } : {}) });

@@ -9,7 +9,7 @@ import { RateLimiter, type RateLimit } from './rate-limiter.js';
 import type { RetryPolicy } from './retry.js';
 import type { ResponseValidation, RuntimeOptions } from './runtime.js';
 import { TokenCache, type IssuedToken } from './token-cache.js';
-import type { TlsOptions, Transport } from './transport.js';
+import { Transport, type TlsOptions, type TransportOptions } from './transport.js';
 
 export interface ClientOptions {
   /** The interface's address: https, or http on loopback only (a mock). */
@@ -18,6 +18,10 @@ export interface ClientOptions {
   readonly clientSecret: string;
   /** Client certificate presented on the token request and on every call (section 5.1). */
   readonly tls?: TlsOptions;
+  /** Forward proxy: a URL, or false to ignore HTTPS_PROXY / HTTP_PROXY / NO_PROXY, which are honoured by default. */
+  readonly proxy?: TransportOptions['proxy'];
+  /** An undici dispatcher of your own for every request (then TLS settings go in its options, not `tls`). */
+  readonly dispatcher?: TransportOptions['dispatcher'];
   /** Renew the token this many seconds before it expires (default 60). */
   readonly tokenSkewSeconds?: number;
   /** `off` (default), `warn` or `strict`; all accept new fields and enum values (section 9.3). */
@@ -58,6 +62,14 @@ export function withRoutes<Table extends Readonly<Record<string, OperationInfo>>
     result[operationId] = { ...info, path };
   }
   return result as Table;
+}
+
+/** The transport of a client: its certificate, and the proxy or dispatcher it was given. */
+export function transportFor(options: Pick<ClientOptions, 'tls' | 'proxy' | 'dispatcher'>): Transport {
+  return new Transport(options.tls, {
+    ...(options.proxy !== undefined ? { proxy: options.proxy } : {}),
+    ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
+  });
 }
 
 /** The client's token cache over its interface's token flow; every issued token is logged (without the token). */

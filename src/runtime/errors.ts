@@ -149,6 +149,16 @@ export interface ProblemDetails {
   readonly [extension: string]: unknown;
 }
 
+/** Whether an error body is an RFC 7807 problem: an object with any of its members `type`, `title`, `status`. */
+export function isProblem(body: unknown): body is ProblemDetails {
+  return typeof body === 'object' && body !== null && !Array.isArray(body) && ('title' in body || 'type' in body || 'status' in body);
+}
+
+/** The value of an HTTP Basic Authorization header (RFC 6749 2.3.1: id and secret form-encoded first). */
+export function basicCredentials(clientId: string, clientSecret: string): string {
+  return Buffer.from(`${encodeURIComponent(clientId)}:${encodeURIComponent(clientSecret)}`).toString('base64');
+}
+
 /** The last path segment of a problem type URI: `CobNaoEncontrado`, `not-found`, ... */
 export function errorTypeOf(type: string | undefined): string | undefined {
   return type ? type.split(/[/#]/).filter(Boolean).pop() : undefined;

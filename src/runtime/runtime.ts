@@ -19,6 +19,8 @@ import {
   RequestValidationError,
   ResponseValidationError,
   TimeoutError,
+  basicCredentials,
+  isProblem,
   withCallContext,
   type CallContext,
   type ProblemDetails,
@@ -156,9 +158,6 @@ export function validateRequest(
   return issues;
 }
 
-function isProblem(body: unknown): body is ProblemDetails {
-  return typeof body === 'object' && body !== null && !Array.isArray(body) && ('title' in body || 'type' in body || 'status' in body);
-}
 
 function correlationIdOf(response: Response, body: unknown): string | undefined {
   for (const name of correlationHeaders) {
@@ -248,7 +247,7 @@ export function createRuntime(options: RuntimeOptions): FacadeRuntime {
       headers[name] = value;
     } else if (info.basicAuth && options.basicCredentials && !Object.keys(headers).some((name) => name.toLowerCase() === 'authorization')) {
       const { clientId, clientSecret } = options.basicCredentials;
-      headers.Authorization = `Basic ${Buffer.from(`${encodeURIComponent(clientId)}:${encodeURIComponent(clientSecret)}`).toString('base64')}`;
+      headers.Authorization = `Basic ${basicCredentials(clientId, clientSecret)}`;
     }
     const timeoutMs = callOptions?.timeoutMs ?? options.timeoutMs ?? 30_000;
     // A timer cleared as soon as the answer is read (AbortSignal.timeout would keep one per call alive).

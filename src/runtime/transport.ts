@@ -109,18 +109,54 @@ const alertWaitMs = 250;
 let undiciModule: Promise<typeof import('undici')> | undefined;
 const loadUndici = (): Promise<typeof import('undici')> => (undiciModule ??= import('undici'));
 
+export interface TransportOptions {
+  /**
+   * Forward proxy for the calls: a URL (`http://proxy.bank.example:3128`), or false to ignore the
+   * environment. By default HTTPS_PROXY / HTTP_PROXY / NO_PROXY (either case) are honoured, as curl does.
+   * https calls go through a CONNECT tunnel, so mutual TLS stays end to end with the platform.
+   */
+  readonly proxy?: string | false;
+  /**
+   * An undici dispatcher of your own (custom agent, instrumentation) carrying every request, the token
+   * request included. Its connections are yours: pass TLS settings in its own options, not in `tls`.
+   */
+  readonly dispatcher?: Dispatcher;
+}
+
+const proxyVariables = ['https_proxy', 'HTTPS_PROXY', 'http_proxy', 'HTTP_PROXY'] as const;
+
 export class Transport {
   /** Made on first use, then kept; a rotation starts a new one. */
   private dispatcher: Promise<Dispatcher> | null = null;
   private tls: TlsOptions | undefined;
   /** Last TLS alert seen on a socket: under TLS 1.3 a refused certificate often reaches fetch only as a closed socket. */
   private lastAlert: { code: string; at: number } | null = null;
+  private closed = false;
   readonly fetch: FetchLike;
 
-  constructor(tls?: TlsOptions) {
+  constructor(
+    tls?: TlsOptions,
+    private readonly options: TransportOptions = {},
+  ) {
+    if (tls && options.dispatcher) throw new ConfigurationError('give the TLS settings to your dispatcher (its connect options), or tls without a dispatcher, not both');
+    if (options.proxy) {
+      let proxy: URL;
+      try {
+        proxy = new URL(options.proxy);
+      } catch {
+        throw new ConfigurationError('proxy is not a URL (expected http://host:port)');
+      }
+      if (proxy.protocol !== 'http:' && proxy.protocol !== 'https:') throw new ConfigurationError(`proxy protocol ${proxy.protocol} is not http(s)`);
+    }
     if (tls) inspectClientCertificate(tls);
     this.tls = tls;
     this.fetch = (request) => this.send(request);
+  }
+
+  /** Whether calls go through a forward proxy (then the origin cannot be probed directly). */
+  private get proxied(): boolean {
+    if (this.options.dispatcher || this.options.proxy === false) return false;
+    return Boolean(this.options.proxy) || proxyVariables.some((name) => Boolean(process.env[name]));
   }
 
   /** Uses `tls` for every new connection from now on; calls in flight finish on the old one. */
@@ -133,18 +169,23 @@ export class Transport {
   }
 
   async close(): Promise<void> {
-    // A closed transport refuses later calls, as undici's closed agent does.
+    // A closed transport refuses later calls, as undici's closed agent does; a dispatcher of the caller's stays open.
+    this.closed = true;
+    if (this.options.dispatcher) return;
     const dispatcher = await (this.dispatcher ??= this.createDispatcher(this.tls));
     await dispatcher.close();
   }
 
   private async createDispatcher(tls: TlsOptions | undefined): Promise<Dispatcher> {
-    const { Agent, buildConnector } = await loadUndici();
+    if (this.options.dispatcher) return this.options.dispatcher;
+    const { Agent, EnvHttpProxyAgent, buildConnector } = await loadUndici();
     // TLS verification stays on: rejectUnauthorized is never turned off here.
     const connector = buildConnector({ ...(tls ?? {}) });
-    return new Agent({
+    const agentOptions = {
       keepAliveTimeout: 10_000,
-      connect: (options, callback) =>
+      // Through a proxy, the TLS session with the platform (client certificate included) runs inside the CONNECT tunnel.
+      ...(tls ? { requestTls: { ...tls } } : {}),
+      connect: (options: Parameters<typeof connector>[0], callback: Parameters<typeof connector>[1]) =>
         connector(options, (error, socket) => {
           socket?.on('error', (socketError: { code?: string }) => {
             if (socketError.code?.startsWith('ERR_SSL')) this.lastAlert = { code: socketError.code, at: Date.now() };
@@ -152,7 +193,10 @@ export class Transport {
           if (error) callback(error, null);
           else callback(null, socket!);
         }),
-    });
+    };
+    if (!this.proxied) return new Agent(agentOptions);
+    const explicit = this.options.proxy ? { httpProxy: this.options.proxy, httpsProxy: this.options.proxy } : {};
+    return new EnvHttpProxyAgent({ ...agentOptions, ...explicit });
   }
 
   private failureOf(error: unknown, url: string): AuthError | null {
@@ -218,6 +262,7 @@ export class Transport {
   }
 
   private async send(request: Request): Promise<Response> {
+    if (this.closed && this.options.dispatcher) throw new ConfigurationError('this client was closed');
     const hasBody = request.method !== 'GET' && request.method !== 'HEAD';
     const body = hasBody ? Buffer.from(await request.arrayBuffer()) : null;
     const { fetch: undiciFetch } = await loadUndici();
@@ -235,7 +280,8 @@ export class Transport {
       if (request.signal.aborted) throw error;
       const failure = this.failureOf(error, request.url);
       if (failure) throw failure;
-      if (request.url.startsWith('https:') && codesOf(error).includes('UND_ERR_SOCKET')) {
+      // Through a proxy, or a dispatcher of the caller's, the platform cannot be probed as the calls reach it.
+      if (request.url.startsWith('https:') && !this.proxied && !this.options.dispatcher && codesOf(error).includes('UND_ERR_SOCKET')) {
         const refused = await this.diagnoseClosedConnection(new URL(request.url), request.signal);
         if (refused) throw new AuthError(refused.message, refused.reason, null, {}, error);
       }

@@ -29,7 +29,7 @@ const feeRule = (n: number) => ({
   updatedAt: '2026-01-10T12:00:00Z',
 });
 
-async function bank(handler: Handler, options: { validateResponses?: boolean } = {}) {
+async function bank(handler: Handler, options: { responseValidation?: 'off' | 'warn' | 'strict' } = {}) {
   server = await startLoopbackServer((request, response) => {
     if (request.path === '/auth/token') return sendJson(response, 200, token);
     handler(request, response);
@@ -95,8 +95,12 @@ describe('core-banking client', () => {
 
   it('reads responses with new fields and new enum values, even when checking responses (section 9.3)', async () => {
     const account = { id: '7', number: '10048213', type: 'CHECKING', status: 'FROZEN_BY_REGULATOR', brandNewField: { nested: true } };
-    const { client } = await bank((_request, response) => sendJson(response, 200, account), { validateResponses: true });
+    let answer: unknown = account;
+    const { client } = await bank((_request, response) => sendJson(response, 200, answer), { responseValidation: 'strict' });
     await expect(client.accounts.get({ path: { id: 7 } })).resolves.toEqual(account);
+    // Strict checking is really on: an answer that breaks the contract is refused.
+    answer = { ...account, number: 10048213 };
+    await expect(client.accounts.get({ path: { id: 7 } })).rejects.toThrow(/breaks the contract/);
   });
 
   it('iterates every page and every item, stopping at the total', async () => {
