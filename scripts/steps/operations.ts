@@ -185,7 +185,7 @@ export function emitOperations(document: JsonObject, identifier: string): { oper
   file.addImportDeclaration({
     isTypeOnly: true,
     moduleSpecifier: '../operation-types.js',
-    namedImports: ['CallOptions', 'FacadeRuntime', 'OperationArgs', 'OperationInfo', 'OperationResult', 'PageItem'],
+    namedImports: ['CallOptions', 'CallPromise', 'FacadeRuntime', 'OperationArgs', 'OperationInfo', 'OperationResult', 'PageItem'],
   });
 
   const table = Object.fromEntries(rows.map((row) => [row.model.operationId, tableEntry(row)]));
@@ -223,7 +223,7 @@ export function emitOperations(document: JsonObject, identifier: string): { oper
               const id = JSON.stringify(row.model.operationId);
               writer.writeLine(`/**\n${docComment(row).split('\n').map((line) => ` * ${line}`.trimEnd()).join('\n')}\n */`);
               writer.writeLine(
-                `${row.name}: (${argsParam(row)}, options?: CallOptions): Promise<${resultType(row)}> => runtime.invoke(${id}, args, options) as Promise<${resultType(row)}>,`,
+                `${row.name}: (${argsParam(row)}, options?: CallOptions): CallPromise<${resultType(row)}> => runtime.invoke(${id}, args, options) as CallPromise<${resultType(row)}>,`,
               );
               if (row.pagination) {
                 writer.writeLine(`/** Every page of \`${row.model.operationId}\`, following \`${row.pagination.page}\` until the last page. */`);

@@ -125,8 +125,24 @@ export type OperationResult<Op> = Op extends { responses: infer R }
 /** Element of the items array of a page (`data`, `cobs`, ...). */
 export type PageItem<Page, Items extends string = 'data'> = Page extends { [K in Items]?: ReadonlyArray<infer Item> } ? Item : never;
 
+/** What the client knows of the answer behind a result. */
+export interface CallResponse {
+  readonly status: number;
+  readonly headers: Headers;
+  /** The idempotency key the call carried (the same on every attempt), if it took one. */
+  readonly idempotencyKey: string | undefined;
+  readonly attempts: number;
+  /** Correlation or request id the server sent (header or problem body). */
+  readonly correlationId: string | undefined;
+}
+
+/** The promise of a facade call: awaited, the result; `withResponse()` gives the result with its answer. */
+export interface CallPromise<T> extends Promise<T> {
+  withResponse(): Promise<{ readonly data: T; readonly response: CallResponse }>;
+}
+
 /** What a generated facade calls; implemented by src/runtime. */
 export interface FacadeRuntime {
-  invoke(operationId: string, args: object, options?: CallOptions): Promise<unknown>;
+  invoke(operationId: string, args: object, options?: CallOptions): CallPromise<unknown>;
   pages(operationId: string, args: object, options?: CallOptions): AsyncIterable<unknown>;
 }

@@ -107,6 +107,7 @@ export function commonRuntimeOptions(
 /** What every client module exports besides its own client: errors, result metadata, option types. */
 export * from './errors.js';
 export { responseMeta, type ResponseMeta, type ResponseValidation } from './runtime.js';
+export type { CallPromise, CallResponse } from '../../generated/operation-types.js';
 export type { TlsOptions } from './transport.js';
 export type { LogEvent, Logger } from './logging.js';
 export type { RetryPolicy } from './retry.js';

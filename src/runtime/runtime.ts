@@ -26,6 +26,7 @@ import {
   type ProblemDetails,
   type ValidationIssue,
 } from './errors.js';
+import { ContratoCallPromise, type Answered } from './call-promise.js';
 import { generateIdempotencyKey } from './idempotency.js';
 import { redact, type Logger } from './logging.js';
 import { defaultSleep, type RateLimiter } from './rate-limiter.js';
@@ -321,7 +322,11 @@ export function createRuntime(options: RuntimeOptions): FacadeRuntime {
     return new HttpError(status, body, context);
   }
 
-  async function invoke(operationId: string, rawArgs: object, callOptions?: CallOptions): Promise<unknown> {
+  function invoke(operationId: string, rawArgs: object, callOptions?: CallOptions): ContratoCallPromise<unknown> {
+    return new ContratoCallPromise(call(operationId, rawArgs, callOptions));
+  }
+
+  async function call(operationId: string, rawArgs: object, callOptions?: CallOptions): Promise<Answered<unknown>> {
     const { info, validators, patterns } = await operationOf(operationId);
     const given = rawArgs as CallArgs;
     const canonical = canonicalHeaders(info, given.header);
@@ -401,7 +406,7 @@ export function createRuntime(options: RuntimeOptions): FacadeRuntime {
           if (typeof data === 'object' && data !== null) {
             metaOfResults.set(data, { status: response.status, idempotencyKey, attempts, correlationId });
           }
-          return data;
+          return { data, response: { status: response.status, headers: response.headers, idempotencyKey, attempts, correlationId } };
         }
         if (response.status === 401 && token && tokens && !renewedToken) {
           // Revoked or expired early: renew once and try once more (section 7.1); not counted as a retry.

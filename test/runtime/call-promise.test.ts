@@ -1,0 +1,54 @@
+/**
+ * `withResponse()` on every facade call: the result with its status, headers, idempotency key, attempts
+ * and correlation id, also for a result that is not an object (204), while awaiting the call gives the
+ * result as before; failures reject both ways.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { createCoreBankingClient, ProblemError } from '../../src/core-banking/index.js';
+import { sendJson, startLoopbackServer, type Handler, type LoopbackServer } from '../helpers/loopback.js';
+
+let server: LoopbackServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+const rule = { id: '0e3ec47e-2fc8-4c4c-bdee-0eb80eb91a50', baasId: '8313d412-4f4b-4f33-8f97-e1a279e8f514', name: 'Tarifa Pix', percent: 1, fixedAmount: 0, minAmount: 0, maxAmount: 1, weight: 1, effectiveDate: null, requirements: [], createdAt: '2026-01-10T12:00:00Z', updatedAt: '2026-01-10T12:00:00Z' };
+
+async function platform(handler: Handler) {
+  server = await startLoopbackServer((request, response) => (request.path === '/auth/token' ? sendJson(response, 200, { access_token: 't', token_type: 'Bearer', expires_in: 3600 }) : handler(request, response)));
+  return createCoreBankingClient({ baseUrl: server.url, clientId: 'c', clientSecret: 's', rateLimit: false, retry: { maxRetries: 1, baseDelayMs: 1 } });
+}
+
+describe('withResponse()', () => {
+  it('gives an object result with its answer, and awaiting gives the same result', async () => {
+    let calls = 0;
+    const client = await platform((_request, response) => {
+      calls += 1;
+      if (calls === 1) return sendJson(response, 503, { title: 'Unavailable', status: 503 }, 'application/problem+json');
+      response.setHeader('x-request-id', 'req-42');
+      sendJson(response, 200, rule);
+    });
+    const { data, response } = await client.feeRules.get({ path: { id: rule.id } }).withResponse();
+    expect(data).toEqual(rule);
+    expect(response).toMatchObject({ status: 200, attempts: 2, correlationId: 'req-42', idempotencyKey: undefined });
+    expect(response.headers.get('content-type')).toBe('application/json');
+    await expect(client.feeRules.get({ path: { id: rule.id } })).resolves.toEqual(rule);
+  });
+
+  it('describes a result that is not an object (204), which responseMeta cannot', async () => {
+    const client = await platform((_request, response) => response.writeHead(204).end());
+    const { data, response } = await client.feeRules.delete({ path: { id: rule.id } }).withResponse();
+    expect(data).toBeUndefined();
+    expect(response.status).toBe(204);
+  });
+
+  it('rejects with the typed error both ways, and derived promises are plain', async () => {
+    const client = await platform((_request, response) => sendJson(response, 404, { title: 'Not found', status: 404 }, 'application/problem+json'));
+    await expect(client.feeRules.get({ path: { id: rule.id } }).withResponse()).rejects.toBeInstanceOf(ProblemError);
+    const call = client.feeRules.get({ path: { id: rule.id } });
+    const derived = call.catch((error: unknown) => error);
+    expect('withResponse' in derived).toBe(false);
+    expect(await derived).toBeInstanceOf(ProblemError);
+  });
+});
