@@ -19,7 +19,6 @@ export const operationTable = {
       "mediaType": "application/json",
       "required": true
     },
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
@@ -30,10 +29,6 @@ export const operationTable = {
     "accountHeader": null,
     "pathCaseInsensitive": false,
     "provisional": true,
-    "provisionalReason": "Section 5.5 gives the request and response members of the interface A token request but says its path is not shown.",
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "400",
@@ -65,7 +60,6 @@ export const operationTable = {
       }
     ],
     "requestBody": null,
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
@@ -76,10 +70,6 @@ export const operationTable = {
     "accountHeader": "x-account-id",
     "pathCaseInsensitive": false,
     "provisional": false,
-    "provisionalReason": null,
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "401",
@@ -113,7 +103,6 @@ export const operationTable = {
       "mediaType": "application/json",
       "required": true
     },
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
@@ -124,10 +113,6 @@ export const operationTable = {
     "accountHeader": "x-account-id",
     "pathCaseInsensitive": false,
     "provisional": false,
-    "provisionalReason": null,
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "400",
@@ -163,7 +148,6 @@ export const operationTable = {
       "mediaType": "application/json",
       "required": true
     },
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
@@ -174,10 +158,6 @@ export const operationTable = {
     "accountHeader": "x-account-id",
     "pathCaseInsensitive": false,
     "provisional": false,
-    "provisionalReason": null,
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "400",
@@ -215,7 +195,6 @@ export const operationTable = {
       }
     ],
     "requestBody": null,
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
@@ -226,10 +205,6 @@ export const operationTable = {
     "accountHeader": "x-account-id",
     "pathCaseInsensitive": false,
     "provisional": false,
-    "provisionalReason": null,
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "400",
@@ -269,7 +244,6 @@ export const operationTable = {
       }
     ],
     "requestBody": null,
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
@@ -280,10 +254,6 @@ export const operationTable = {
     "accountHeader": "x-account-id",
     "pathCaseInsensitive": false,
     "provisional": false,
-    "provisionalReason": null,
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "400",
@@ -358,7 +328,6 @@ export const operationTable = {
       }
     ],
     "requestBody": null,
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": {
       "kind": "offset",
@@ -377,10 +346,6 @@ export const operationTable = {
     "accountHeader": "x-account-id",
     "pathCaseInsensitive": false,
     "provisional": false,
-    "provisionalReason": null,
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "400",
@@ -418,7 +383,6 @@ export const operationTable = {
       }
     ],
     "requestBody": null,
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
@@ -429,10 +393,6 @@ export const operationTable = {
     "accountHeader": "x-account-id",
     "pathCaseInsensitive": false,
     "provisional": false,
-    "provisionalReason": null,
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "400",
@@ -465,7 +425,6 @@ export const operationTable = {
       }
     ],
     "requestBody": null,
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
@@ -476,10 +435,6 @@ export const operationTable = {
     "accountHeader": "x-account-id",
     "pathCaseInsensitive": false,
     "provisional": true,
-    "provisionalReason": "Section 4.2 describes the balance query and its response but says its method and path are not shown.",
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "401",
@@ -513,7 +468,6 @@ export const operationTable = {
       "mediaType": "application/json",
       "required": true
     },
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
@@ -524,10 +478,6 @@ export const operationTable = {
     "accountHeader": "x-account-id",
     "pathCaseInsensitive": false,
     "provisional": true,
-    "provisionalReason": "Section 4.2 gives the body and response of the statement summary by period but says its method and path are not shown.",
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "400",
@@ -562,7 +512,6 @@ export const operationTable = {
       "mediaType": "application/json",
       "required": true
     },
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
@@ -573,10 +522,6 @@ export const operationTable = {
     "accountHeader": "x-account-id",
     "pathCaseInsensitive": false,
     "provisional": true,
-    "provisionalReason": "Section 4.2 gives the body and response of the hourly statement summary but says its method and path are not shown.",
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "400",
@@ -650,7 +595,6 @@ export const operationTable = {
       }
     ],
     "requestBody": null,
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": {
       "kind": "page",
@@ -669,10 +613,6 @@ export const operationTable = {
     "accountHeader": null,
     "pathCaseInsensitive": false,
     "provisional": false,
-    "provisionalReason": null,
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "400",
@@ -704,7 +644,6 @@ export const operationTable = {
       }
     ],
     "requestBody": null,
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
@@ -715,10 +654,6 @@ export const operationTable = {
     "accountHeader": null,
     "pathCaseInsensitive": false,
     "provisional": false,
-    "provisionalReason": null,
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "400",
@@ -747,7 +682,6 @@ export const operationTable = {
       "mediaType": "application/json",
       "required": true
     },
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
@@ -758,10 +692,6 @@ export const operationTable = {
     "accountHeader": null,
     "pathCaseInsensitive": false,
     "provisional": false,
-    "provisionalReason": null,
-    "successStatuses": [
-      201
-    ],
     "responseStatuses": [
       "201",
       "400",
@@ -797,7 +727,6 @@ export const operationTable = {
       "mediaType": "multipart/form-data",
       "required": true
     },
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
@@ -808,10 +737,6 @@ export const operationTable = {
     "accountHeader": null,
     "pathCaseInsensitive": false,
     "provisional": false,
-    "provisionalReason": null,
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "400",
@@ -881,7 +806,6 @@ export const operationTable = {
       }
     ],
     "requestBody": null,
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": {
       "kind": "page",
@@ -900,10 +824,6 @@ export const operationTable = {
     "accountHeader": null,
     "pathCaseInsensitive": false,
     "provisional": false,
-    "provisionalReason": null,
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "400",
@@ -935,7 +855,6 @@ export const operationTable = {
       }
     ],
     "requestBody": null,
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
@@ -946,10 +865,6 @@ export const operationTable = {
     "accountHeader": null,
     "pathCaseInsensitive": false,
     "provisional": false,
-    "provisionalReason": null,
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "400",
@@ -978,7 +893,6 @@ export const operationTable = {
       "mediaType": "application/json",
       "required": true
     },
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
@@ -989,10 +903,6 @@ export const operationTable = {
     "accountHeader": null,
     "pathCaseInsensitive": false,
     "provisional": true,
-    "provisionalReason": "Section 4.3 says the path and method of the credential issuing endpoints are not shown; the body and response are those of section 2.4.",
-    "successStatuses": [
-      201
-    ],
     "responseStatuses": [
       "201",
       "400",
@@ -1028,7 +938,6 @@ export const operationTable = {
       "mediaType": "application/json",
       "required": true
     },
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
@@ -1039,10 +948,6 @@ export const operationTable = {
     "accountHeader": "x-account-id",
     "pathCaseInsensitive": false,
     "provisional": false,
-    "provisionalReason": null,
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "400",
@@ -1074,7 +979,6 @@ export const operationTable = {
       }
     ],
     "requestBody": null,
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
@@ -1085,10 +989,6 @@ export const operationTable = {
     "accountHeader": "x-account-id",
     "pathCaseInsensitive": false,
     "provisional": true,
-    "provisionalReason": "Section 4.4 gives the response of the billet payment list but not its method, path or query parameters.",
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "400",
@@ -1130,7 +1030,6 @@ export const operationTable = {
       "mediaType": "application/json",
       "required": true
     },
-    "idempotencyHeader": "x-idempotency-key",
     "idempotencyKeyRule": {
       "header": "x-idempotency-key",
       "minLength": null,
@@ -1146,10 +1045,6 @@ export const operationTable = {
     "accountHeader": "x-account-id",
     "pathCaseInsensitive": false,
     "provisional": true,
-    "provisionalReason": "Section 4.4 gives the request and response of the billet payment by digitable line but not its method or path.",
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "400",
@@ -1193,7 +1088,6 @@ export const operationTable = {
       "mediaType": "application/json",
       "required": true
     },
-    "idempotencyHeader": "x-idempotency-key",
     "idempotencyKeyRule": {
       "header": "x-idempotency-key",
       "minLength": null,
@@ -1209,10 +1103,6 @@ export const operationTable = {
     "accountHeader": "x-account-id",
     "pathCaseInsensitive": false,
     "provisional": true,
-    "provisionalReason": "Section 4.4 gives the request and response of the payment of a billet already queried but not its method or path.",
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "400",
@@ -1252,7 +1142,6 @@ export const operationTable = {
       }
     ],
     "requestBody": null,
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
@@ -1263,10 +1152,6 @@ export const operationTable = {
     "accountHeader": "x-account-id",
     "pathCaseInsensitive": false,
     "provisional": true,
-    "provisionalReason": "Section 4.4 gives the path parameter and response of the billet payment by id but not its method or path.",
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "400",
@@ -1305,7 +1190,6 @@ export const operationTable = {
       }
     ],
     "requestBody": null,
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
@@ -1316,10 +1200,6 @@ export const operationTable = {
     "accountHeader": "x-account-id",
     "pathCaseInsensitive": false,
     "provisional": true,
-    "provisionalReason": "Section 4.4 gives the path parameter and response of the billet payment detail but not its method or path.",
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "400",
@@ -1358,7 +1238,6 @@ export const operationTable = {
       }
     ],
     "requestBody": null,
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
@@ -1369,10 +1248,6 @@ export const operationTable = {
     "accountHeader": "x-account-id",
     "pathCaseInsensitive": false,
     "provisional": true,
-    "provisionalReason": "Section 4.4 gives the path parameter and response of the billet receipt but not its method or path.",
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "400",
@@ -1415,7 +1290,6 @@ export const operationTable = {
       "mediaType": "application/json",
       "required": true
     },
-    "idempotencyHeader": "x-idempotency-key",
     "idempotencyKeyRule": {
       "header": "x-idempotency-key",
       "minLength": null,
@@ -1431,10 +1305,6 @@ export const operationTable = {
     "accountHeader": "x-account-id",
     "pathCaseInsensitive": false,
     "provisional": true,
-    "provisionalReason": "Section 4.4 gives the request and response of the TED creation but not its method or path.",
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "400",
@@ -1473,7 +1343,6 @@ export const operationTable = {
       }
     ],
     "requestBody": null,
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
@@ -1484,10 +1353,6 @@ export const operationTable = {
     "accountHeader": "x-account-id",
     "pathCaseInsensitive": false,
     "provisional": true,
-    "provisionalReason": "Section 4.4 gives the path parameter and response of the TED lookup by id but not its method or path.",
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "400",
@@ -1526,7 +1391,6 @@ export const operationTable = {
       }
     ],
     "requestBody": null,
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
@@ -1537,10 +1401,6 @@ export const operationTable = {
     "accountHeader": "x-account-id",
     "pathCaseInsensitive": false,
     "provisional": true,
-    "provisionalReason": "Section 4.4 gives the path parameter and response of the TED lookup by idempotency key but not its method or path.",
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "400",
@@ -1583,7 +1443,6 @@ export const operationTable = {
       "mediaType": "application/json",
       "required": true
     },
-    "idempotencyHeader": "x-idempotency-key",
     "idempotencyKeyRule": {
       "header": "x-idempotency-key",
       "minLength": null,
@@ -1599,10 +1458,6 @@ export const operationTable = {
     "accountHeader": "x-account-id",
     "pathCaseInsensitive": false,
     "provisional": true,
-    "provisionalReason": "Section 4.4 gives the request and response of the internal transfer creation but not its method or path.",
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "400",
@@ -1641,7 +1496,6 @@ export const operationTable = {
       }
     ],
     "requestBody": null,
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
@@ -1652,10 +1506,6 @@ export const operationTable = {
     "accountHeader": "x-account-id",
     "pathCaseInsensitive": false,
     "provisional": true,
-    "provisionalReason": "Section 4.4 gives the path parameter and response of the internal transfer lookup by end-to-end id but not its method or path.",
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "400",
@@ -1694,7 +1544,6 @@ export const operationTable = {
       }
     ],
     "requestBody": null,
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
@@ -1705,10 +1554,6 @@ export const operationTable = {
     "accountHeader": "x-account-id",
     "pathCaseInsensitive": false,
     "provisional": true,
-    "provisionalReason": "Section 4.4 gives the path parameter and response of the internal transfer lookup by idempotency key but not its method or path.",
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "400",
@@ -1759,7 +1604,6 @@ export const operationTable = {
       }
     ],
     "requestBody": null,
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": {
       "kind": "page",
@@ -1778,10 +1622,6 @@ export const operationTable = {
     "accountHeader": "x-account-id",
     "pathCaseInsensitive": false,
     "provisional": true,
-    "provisionalReason": "Section 4.4 gives the query parameters and response of the invoice list but not its method or path.",
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "400",
@@ -1822,7 +1662,6 @@ export const operationTable = {
       "mediaType": "application/json",
       "required": true
     },
-    "idempotencyHeader": "x-idempotency-key",
     "idempotencyKeyRule": {
       "header": "x-idempotency-key",
       "minLength": 1,
@@ -1838,10 +1677,6 @@ export const operationTable = {
     "accountHeader": "x-account-id",
     "pathCaseInsensitive": false,
     "provisional": true,
-    "provisionalReason": "Section 4.4 gives the headers, request and response of the invoice creation but not its method or path.",
-    "successStatuses": [
-      201
-    ],
     "responseStatuses": [
       "201",
       "400",
@@ -1881,7 +1716,6 @@ export const operationTable = {
       }
     ],
     "requestBody": null,
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
@@ -1892,10 +1726,6 @@ export const operationTable = {
     "accountHeader": "x-account-id",
     "pathCaseInsensitive": false,
     "provisional": true,
-    "provisionalReason": "Section 4.4 gives the path parameter and response of the invoice lookup but not its method or path.",
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "400",
@@ -1934,7 +1764,6 @@ export const operationTable = {
       }
     ],
     "requestBody": null,
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
@@ -1945,10 +1774,6 @@ export const operationTable = {
     "accountHeader": "x-account-id",
     "pathCaseInsensitive": false,
     "provisional": true,
-    "provisionalReason": "Section 4.4 names the emission of a draft invoice but shows neither its method, path, request nor response.",
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "400",
@@ -1988,7 +1813,6 @@ export const operationTable = {
       }
     ],
     "requestBody": null,
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
@@ -1999,10 +1823,6 @@ export const operationTable = {
     "accountHeader": "x-account-id",
     "pathCaseInsensitive": false,
     "provisional": true,
-    "provisionalReason": "Section 4.4 names the cancellation of an invoice but shows neither its method, path, request nor response.",
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "400",
@@ -2036,7 +1856,6 @@ export const operationTable = {
       }
     ],
     "requestBody": null,
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
@@ -2047,10 +1866,6 @@ export const operationTable = {
     "accountHeader": "x-account-id",
     "pathCaseInsensitive": false,
     "provisional": true,
-    "provisionalReason": "Section 4.5 gives the response of the webhook list but not its method, path or query parameters.",
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "400",
@@ -2088,7 +1903,6 @@ export const operationTable = {
       }
     ],
     "requestBody": null,
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
@@ -2099,10 +1913,6 @@ export const operationTable = {
     "accountHeader": "x-account-id",
     "pathCaseInsensitive": false,
     "provisional": true,
-    "provisionalReason": "Section 4.5 gives the path parameter and response of the webhook lookup but not its method or path.",
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "400",
@@ -2141,7 +1951,6 @@ export const operationTable = {
       }
     ],
     "requestBody": null,
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
@@ -2152,10 +1961,6 @@ export const operationTable = {
     "accountHeader": "x-account-id",
     "pathCaseInsensitive": false,
     "provisional": true,
-    "provisionalReason": "Section 4.5 gives the path parameter and response of the webhook removal but not its method or path.",
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "400",
@@ -2191,7 +1996,6 @@ export const operationTable = {
       "mediaType": "application/json",
       "required": true
     },
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
@@ -2202,10 +2006,6 @@ export const operationTable = {
     "accountHeader": "x-account-id",
     "pathCaseInsensitive": true,
     "provisional": false,
-    "provisionalReason": null,
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "400",
@@ -2240,7 +2040,6 @@ export const operationTable = {
       "mediaType": "application/json",
       "required": true
     },
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
@@ -2251,10 +2050,6 @@ export const operationTable = {
     "accountHeader": "x-account-id",
     "pathCaseInsensitive": true,
     "provisional": false,
-    "provisionalReason": null,
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "400",
@@ -2289,7 +2084,6 @@ export const operationTable = {
       "mediaType": "application/json",
       "required": true
     },
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
@@ -2300,10 +2094,6 @@ export const operationTable = {
     "accountHeader": "x-account-id",
     "pathCaseInsensitive": true,
     "provisional": true,
-    "provisionalReason": "The registration path for TRANSFER webhooks is not shown (section 4.5); POST /webhooks/TRANSFER was chosen by analogy with the shown POST /webhooks/CRYPTO.",
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "400",
@@ -2338,7 +2128,6 @@ export const operationTable = {
       "mediaType": "application/json",
       "required": true
     },
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
@@ -2349,10 +2138,6 @@ export const operationTable = {
     "accountHeader": "x-account-id",
     "pathCaseInsensitive": true,
     "provisional": true,
-    "provisionalReason": "The registration path for RECEIVE webhooks is not shown (section 4.5); POST /webhooks/RECEIVE was chosen by analogy with the shown POST /webhooks/CRYPTO.",
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "400",
@@ -2387,7 +2172,6 @@ export const operationTable = {
       "mediaType": "application/json",
       "required": true
     },
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
@@ -2398,10 +2182,6 @@ export const operationTable = {
     "accountHeader": "x-account-id",
     "pathCaseInsensitive": true,
     "provisional": true,
-    "provisionalReason": "The registration path for REFUND webhooks is not shown (section 4.5); POST /webhooks/REFUND was chosen by analogy with the shown POST /webhooks/CRYPTO.",
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "400",
@@ -2436,7 +2216,6 @@ export const operationTable = {
       "mediaType": "application/json",
       "required": true
     },
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
@@ -2447,10 +2226,6 @@ export const operationTable = {
     "accountHeader": "x-account-id",
     "pathCaseInsensitive": true,
     "provisional": true,
-    "provisionalReason": "The registration path for CASHOUT webhooks is not shown (section 4.5); POST /webhooks/CASHOUT was chosen by analogy with the shown POST /webhooks/CRYPTO.",
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "400",
@@ -2485,7 +2260,6 @@ export const operationTable = {
       "mediaType": "application/json",
       "required": true
     },
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
@@ -2496,10 +2270,6 @@ export const operationTable = {
     "accountHeader": "x-account-id",
     "pathCaseInsensitive": true,
     "provisional": true,
-    "provisionalReason": "The registration path for INFRACTION webhooks is not shown (section 4.5); POST /webhooks/INFRACTION was chosen by analogy with the shown POST /webhooks/CRYPTO.",
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "400",
@@ -2537,7 +2307,6 @@ export const operationTable = {
       }
     ],
     "requestBody": null,
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
@@ -2548,10 +2317,6 @@ export const operationTable = {
     "accountHeader": "x-account-id",
     "pathCaseInsensitive": false,
     "provisional": false,
-    "provisionalReason": null,
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "400",
@@ -2605,7 +2370,6 @@ export const operationTable = {
       "mediaType": "application/json",
       "required": true
     },
-    "idempotencyHeader": "Idempotency-Key",
     "idempotencyKeyRule": {
       "header": "Idempotency-Key",
       "minLength": 1,
@@ -2621,10 +2385,6 @@ export const operationTable = {
     "accountHeader": "x-account-id",
     "pathCaseInsensitive": false,
     "provisional": false,
-    "provisionalReason": null,
-    "successStatuses": [
-      201
-    ],
     "responseStatuses": [
       "201",
       "400",
@@ -2679,7 +2439,6 @@ export const operationTable = {
       "mediaType": "application/json",
       "required": true
     },
-    "idempotencyHeader": "Idempotency-Key",
     "idempotencyKeyRule": {
       "header": "Idempotency-Key",
       "minLength": 1,
@@ -2695,10 +2454,6 @@ export const operationTable = {
     "accountHeader": "x-account-id",
     "pathCaseInsensitive": false,
     "provisional": false,
-    "provisionalReason": null,
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "400",
@@ -2756,7 +2511,6 @@ export const operationTable = {
       }
     ],
     "requestBody": null,
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": {
       "kind": "page",
@@ -2775,10 +2529,6 @@ export const operationTable = {
     "accountHeader": "x-account-id",
     "pathCaseInsensitive": false,
     "provisional": false,
-    "provisionalReason": null,
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "400",
@@ -2831,7 +2581,6 @@ export const operationTable = {
       "mediaType": "application/json",
       "required": true
     },
-    "idempotencyHeader": "Idempotency-Key",
     "idempotencyKeyRule": {
       "header": "Idempotency-Key",
       "minLength": 1,
@@ -2847,10 +2596,6 @@ export const operationTable = {
     "accountHeader": "x-account-id",
     "pathCaseInsensitive": false,
     "provisional": false,
-    "provisionalReason": null,
-    "successStatuses": [
-      201
-    ],
     "responseStatuses": [
       "201",
       "400",
@@ -2890,7 +2635,6 @@ export const operationTable = {
       }
     ],
     "requestBody": null,
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
@@ -2901,10 +2645,6 @@ export const operationTable = {
     "accountHeader": "x-account-id",
     "pathCaseInsensitive": false,
     "provisional": false,
-    "provisionalReason": null,
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "400",
@@ -2961,7 +2701,6 @@ export const operationTable = {
       }
     ],
     "requestBody": null,
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": {
       "kind": "page",
@@ -2980,10 +2719,6 @@ export const operationTable = {
     "accountHeader": "x-account-id",
     "pathCaseInsensitive": false,
     "provisional": false,
-    "provisionalReason": null,
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "400",
@@ -3019,7 +2754,6 @@ export const operationTable = {
       "mediaType": "application/json",
       "required": true
     },
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
@@ -3030,11 +2764,6 @@ export const operationTable = {
     "accountHeader": "x-account-id",
     "pathCaseInsensitive": false,
     "provisional": false,
-    "provisionalReason": null,
-    "successStatuses": [
-      201,
-      202
-    ],
     "responseStatuses": [
       "201",
       "202",
@@ -3075,7 +2804,6 @@ export const operationTable = {
       }
     ],
     "requestBody": null,
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
@@ -3086,10 +2814,6 @@ export const operationTable = {
     "accountHeader": "x-account-id",
     "pathCaseInsensitive": false,
     "provisional": true,
-    "provisionalReason": "Section 4.7 shows GET with a digits id but not the path; /crypto-risk/analyses/{id} follows the list path.",
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "400",
@@ -3134,7 +2858,6 @@ export const operationTable = {
       }
     ],
     "requestBody": null,
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
@@ -3145,10 +2868,6 @@ export const operationTable = {
     "accountHeader": "x-account-id",
     "pathCaseInsensitive": false,
     "provisional": false,
-    "provisionalReason": null,
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "400",

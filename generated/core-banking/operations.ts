@@ -19,7 +19,6 @@ export const operationTable = {
       "mediaType": "application/json",
       "required": true
     },
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
@@ -30,10 +29,6 @@ export const operationTable = {
     "accountHeader": null,
     "pathCaseInsensitive": false,
     "provisional": false,
-    "provisionalReason": null,
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "400",
@@ -95,7 +90,6 @@ export const operationTable = {
       }
     ],
     "requestBody": null,
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": {
       "kind": "page",
@@ -114,10 +108,6 @@ export const operationTable = {
     "accountHeader": null,
     "pathCaseInsensitive": false,
     "provisional": false,
-    "provisionalReason": null,
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "400",
@@ -149,7 +139,6 @@ export const operationTable = {
       }
     ],
     "requestBody": null,
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
@@ -160,10 +149,6 @@ export const operationTable = {
     "accountHeader": null,
     "pathCaseInsensitive": false,
     "provisional": false,
-    "provisionalReason": null,
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "400",
@@ -196,7 +181,6 @@ export const operationTable = {
       }
     ],
     "requestBody": null,
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
@@ -207,10 +191,6 @@ export const operationTable = {
     "accountHeader": null,
     "pathCaseInsensitive": false,
     "provisional": false,
-    "provisionalReason": null,
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "400",
@@ -267,7 +247,6 @@ export const operationTable = {
       }
     ],
     "requestBody": null,
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": {
       "kind": "page",
@@ -286,10 +265,6 @@ export const operationTable = {
     "accountHeader": null,
     "pathCaseInsensitive": false,
     "provisional": false,
-    "provisionalReason": null,
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "400",
@@ -333,7 +308,6 @@ export const operationTable = {
       }
     ],
     "requestBody": null,
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": {
       "kind": "page",
@@ -352,10 +326,6 @@ export const operationTable = {
     "accountHeader": null,
     "pathCaseInsensitive": false,
     "provisional": false,
-    "provisionalReason": null,
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "400",
@@ -383,7 +353,6 @@ export const operationTable = {
       "mediaType": "application/json",
       "required": true
     },
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
@@ -394,10 +363,6 @@ export const operationTable = {
     "accountHeader": null,
     "pathCaseInsensitive": false,
     "provisional": false,
-    "provisionalReason": null,
-    "successStatuses": [
-      201
-    ],
     "responseStatuses": [
       "201",
       "400",
@@ -429,7 +394,6 @@ export const operationTable = {
       }
     ],
     "requestBody": null,
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
@@ -440,10 +404,6 @@ export const operationTable = {
     "accountHeader": null,
     "pathCaseInsensitive": false,
     "provisional": false,
-    "provisionalReason": null,
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "400",
@@ -479,7 +439,6 @@ export const operationTable = {
       "mediaType": "application/json",
       "required": true
     },
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
@@ -490,10 +449,6 @@ export const operationTable = {
     "accountHeader": null,
     "pathCaseInsensitive": false,
     "provisional": false,
-    "provisionalReason": null,
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "400",
@@ -527,7 +482,6 @@ export const operationTable = {
       }
     ],
     "requestBody": null,
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
@@ -538,10 +492,6 @@ export const operationTable = {
     "accountHeader": null,
     "pathCaseInsensitive": false,
     "provisional": false,
-    "provisionalReason": null,
-    "successStatuses": [
-      204
-    ],
     "responseStatuses": [
       "204",
       "400",
@@ -592,7 +542,6 @@ export const operationTable = {
       }
     ],
     "requestBody": null,
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": {
       "kind": "page",
@@ -611,10 +560,6 @@ export const operationTable = {
     "accountHeader": null,
     "pathCaseInsensitive": false,
     "provisional": false,
-    "provisionalReason": null,
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "400",
@@ -656,7 +601,6 @@ export const operationTable = {
       "mediaType": "application/json",
       "required": true
     },
-    "idempotencyHeader": "Idempotency-Key",
     "idempotencyKeyRule": {
       "header": "Idempotency-Key",
       "minLength": 1,
@@ -672,10 +616,6 @@ export const operationTable = {
     "accountHeader": null,
     "pathCaseInsensitive": false,
     "provisional": false,
-    "provisionalReason": null,
-    "successStatuses": [
-      201
-    ],
     "responseStatuses": [
       "201",
       "400",
@@ -715,7 +655,6 @@ export const operationTable = {
       }
     ],
     "requestBody": null,
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
@@ -726,10 +665,6 @@ export const operationTable = {
     "accountHeader": null,
     "pathCaseInsensitive": false,
     "provisional": false,
-    "provisionalReason": null,
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "400",
@@ -768,7 +703,6 @@ export const operationTable = {
       }
     ],
     "requestBody": null,
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
@@ -779,10 +713,6 @@ export const operationTable = {
     "accountHeader": null,
     "pathCaseInsensitive": false,
     "provisional": true,
-    "provisionalReason": "Section 4.10 lists the invoice cancel operation with scope and response but its method and path are not shown.",
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "400",
@@ -822,7 +752,6 @@ export const operationTable = {
       }
     ],
     "requestBody": null,
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
@@ -833,10 +762,6 @@ export const operationTable = {
     "accountHeader": null,
     "pathCaseInsensitive": false,
     "provisional": true,
-    "provisionalReason": "Section 4.10 lists the invoice emit operation with scope and response but its method and path are not shown.",
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "400",
@@ -875,7 +800,6 @@ export const operationTable = {
       }
     ],
     "requestBody": null,
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": {
       "kind": "page",
@@ -894,10 +818,6 @@ export const operationTable = {
     "accountHeader": null,
     "pathCaseInsensitive": false,
     "provisional": false,
-    "provisionalReason": null,
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "400",
@@ -932,7 +852,6 @@ export const operationTable = {
       "mediaType": "application/json",
       "required": true
     },
-    "idempotencyHeader": "Idempotency-Key",
     "idempotencyKeyRule": {
       "header": "Idempotency-Key",
       "minLength": 1,
@@ -948,10 +867,6 @@ export const operationTable = {
     "accountHeader": null,
     "pathCaseInsensitive": false,
     "provisional": false,
-    "provisionalReason": null,
-    "successStatuses": [
-      202
-    ],
     "responseStatuses": [
       "202",
       "400",
@@ -984,7 +899,6 @@ export const operationTable = {
       }
     ],
     "requestBody": null,
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
@@ -995,10 +909,6 @@ export const operationTable = {
     "accountHeader": null,
     "pathCaseInsensitive": false,
     "provisional": true,
-    "provisionalReason": "Section 4.10 lists the read of an application by requestId, but its path is not shown.",
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "400",
@@ -1031,7 +941,6 @@ export const operationTable = {
       }
     ],
     "requestBody": null,
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
@@ -1042,10 +951,6 @@ export const operationTable = {
     "accountHeader": null,
     "pathCaseInsensitive": false,
     "provisional": true,
-    "provisionalReason": "Section 4.10 lists the cancel of an application by requestId, but its method and path are not shown.",
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "400",
@@ -1071,7 +976,6 @@ export const operationTable = {
     "basicAuth": false,
     "parameters": [],
     "requestBody": null,
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
@@ -1082,10 +986,6 @@ export const operationTable = {
     "accountHeader": null,
     "pathCaseInsensitive": false,
     "provisional": true,
-    "provisionalReason": "Section 4.10 lists the bankarization products list with scope and response, but its path is not shown.",
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "400",
@@ -1117,7 +1017,6 @@ export const operationTable = {
       }
     ],
     "requestBody": null,
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
@@ -1128,10 +1027,6 @@ export const operationTable = {
     "accountHeader": null,
     "pathCaseInsensitive": false,
     "provisional": true,
-    "provisionalReason": "Section 4.10 lists the read of a bankarization product by productId, but its path is not shown.",
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "400",
@@ -1158,7 +1053,6 @@ export const operationTable = {
       "mediaType": "application/json",
       "required": true
     },
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
@@ -1169,10 +1063,6 @@ export const operationTable = {
     "accountHeader": null,
     "pathCaseInsensitive": false,
     "provisional": true,
-    "provisionalReason": "Section 4.10 says the paths and methods of the credential operations on the accounts API are not shown.",
-    "successStatuses": [
-      201
-    ],
     "responseStatuses": [
       "201",
       "400",
@@ -1205,7 +1095,6 @@ export const operationTable = {
       "mediaType": "application/json",
       "required": true
     },
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
@@ -1216,10 +1105,6 @@ export const operationTable = {
     "accountHeader": null,
     "pathCaseInsensitive": false,
     "provisional": true,
-    "provisionalReason": "Section 4.10 says the paths and methods of the credential operations on the accounts API are not shown; the update body is not shown either.",
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "400",
@@ -1250,7 +1135,6 @@ export const operationTable = {
       }
     ],
     "requestBody": null,
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
@@ -1261,10 +1145,6 @@ export const operationTable = {
     "accountHeader": null,
     "pathCaseInsensitive": false,
     "provisional": true,
-    "provisionalReason": "Section 4.10 says the paths and methods of the credential operations on the accounts API are not shown.",
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "400",
@@ -1291,7 +1171,6 @@ export const operationTable = {
       "mediaType": "application/json",
       "required": true
     },
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
@@ -1302,10 +1181,6 @@ export const operationTable = {
     "accountHeader": null,
     "pathCaseInsensitive": false,
     "provisional": true,
-    "provisionalReason": "Section 4.10 says the paths and methods of the credential operations on the Pix manager are not shown.",
-    "successStatuses": [
-      201
-    ],
     "responseStatuses": [
       "201",
       "400",
@@ -1338,7 +1213,6 @@ export const operationTable = {
       "mediaType": "application/json",
       "required": true
     },
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
@@ -1349,10 +1223,6 @@ export const operationTable = {
     "accountHeader": null,
     "pathCaseInsensitive": false,
     "provisional": true,
-    "provisionalReason": "Section 4.10 says the paths and methods of the credential operations on the Pix manager are not shown; the update body is not shown either.",
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "400",
@@ -1383,7 +1253,6 @@ export const operationTable = {
       }
     ],
     "requestBody": null,
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
@@ -1394,10 +1263,6 @@ export const operationTable = {
     "accountHeader": null,
     "pathCaseInsensitive": false,
     "provisional": true,
-    "provisionalReason": "Section 4.10 says the paths and methods of the credential operations on the Pix manager are not shown.",
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "400",

@@ -19,7 +19,6 @@ export const operationTable = {
       "mediaType": "application/json",
       "required": true
     },
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
@@ -30,10 +29,6 @@ export const operationTable = {
     "accountHeader": null,
     "pathCaseInsensitive": false,
     "provisional": true,
-    "provisionalReason": "Section 5.7 says every request except login needs svc-token, and shows nothing of the login itself; POST /login with the credential's id and secret was chosen.",
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "401",
@@ -60,7 +55,6 @@ export const operationTable = {
       }
     ],
     "requestBody": null,
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
@@ -71,10 +65,6 @@ export const operationTable = {
     "accountHeader": null,
     "pathCaseInsensitive": false,
     "provisional": true,
-    "provisionalReason": "Section 4.9 gives the pullNext path parameter and the svc-pull-next header but not the method or the rest of the path; GET /messages/pull/{pullNext} was chosen.",
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "401",
@@ -97,7 +87,6 @@ export const operationTable = {
       "mediaType": "application/json",
       "required": true
     },
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
@@ -108,10 +97,6 @@ export const operationTable = {
     "accountHeader": null,
     "pathCaseInsensitive": false,
     "provisional": true,
-    "provisionalReason": "Section 4.9 lists the send of pacs.002 but shows neither its method nor its path; POST /messages/pacs.002 was chosen.",
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "400",
@@ -135,7 +120,6 @@ export const operationTable = {
       "mediaType": "application/json",
       "required": true
     },
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
@@ -146,10 +130,6 @@ export const operationTable = {
     "accountHeader": null,
     "pathCaseInsensitive": false,
     "provisional": true,
-    "provisionalReason": "Section 4.9 lists the send of pacs.004 but shows neither its method nor its path; POST /messages/pacs.004 was chosen.",
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "400",
@@ -173,7 +153,6 @@ export const operationTable = {
       "mediaType": "application/json",
       "required": true
     },
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
@@ -184,10 +163,6 @@ export const operationTable = {
     "accountHeader": null,
     "pathCaseInsensitive": false,
     "provisional": true,
-    "provisionalReason": "Section 4.9 lists the send of pacs.008 but shows neither its method nor its path; POST /messages/pacs.008 was chosen.",
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "400",
@@ -211,7 +186,6 @@ export const operationTable = {
       "mediaType": "application/json",
       "required": true
     },
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
@@ -222,10 +196,6 @@ export const operationTable = {
     "accountHeader": null,
     "pathCaseInsensitive": false,
     "provisional": true,
-    "provisionalReason": "Section 4.9 lists the send of pain.009 but shows neither its method nor its path; POST /messages/pain.009 was chosen.",
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "400",
@@ -249,7 +219,6 @@ export const operationTable = {
       "mediaType": "application/json",
       "required": true
     },
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
@@ -260,10 +229,6 @@ export const operationTable = {
     "accountHeader": null,
     "pathCaseInsensitive": false,
     "provisional": true,
-    "provisionalReason": "Section 4.9 lists the send of pain.011 but shows neither its method nor its path; POST /messages/pain.011 was chosen.",
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "400",
@@ -287,7 +252,6 @@ export const operationTable = {
       "mediaType": "application/json",
       "required": true
     },
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
@@ -298,10 +262,6 @@ export const operationTable = {
     "accountHeader": null,
     "pathCaseInsensitive": false,
     "provisional": true,
-    "provisionalReason": "Section 4.9 lists the send of pain.012-authorization but shows neither its method nor its path; POST /messages/pain.012-authorization was chosen.",
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "400",
@@ -325,7 +285,6 @@ export const operationTable = {
       "mediaType": "application/json",
       "required": true
     },
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
@@ -336,10 +295,6 @@ export const operationTable = {
     "accountHeader": null,
     "pathCaseInsensitive": false,
     "provisional": true,
-    "provisionalReason": "Section 4.9 lists the send of pain.012-confirmation but shows neither its method nor its path; POST /messages/pain.012-confirmation was chosen.",
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "400",
@@ -363,7 +318,6 @@ export const operationTable = {
       "mediaType": "application/json",
       "required": true
     },
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
@@ -374,10 +328,6 @@ export const operationTable = {
     "accountHeader": null,
     "pathCaseInsensitive": false,
     "provisional": true,
-    "provisionalReason": "Section 4.9 lists the send of pain.013 but shows neither its method nor its path; POST /messages/pain.013 was chosen.",
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "400",
@@ -401,7 +351,6 @@ export const operationTable = {
       "mediaType": "application/json",
       "required": true
     },
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
@@ -412,10 +361,6 @@ export const operationTable = {
     "accountHeader": null,
     "pathCaseInsensitive": false,
     "provisional": true,
-    "provisionalReason": "Section 4.9 lists the send of pain.014 but shows neither its method nor its path; POST /messages/pain.014 was chosen.",
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "400",
@@ -439,7 +384,6 @@ export const operationTable = {
       "mediaType": "application/json",
       "required": true
     },
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
@@ -450,10 +394,6 @@ export const operationTable = {
     "accountHeader": null,
     "pathCaseInsensitive": false,
     "provisional": true,
-    "provisionalReason": "Section 4.9 lists the send of camt.060 but shows neither its method nor its path; POST /messages/camt.060 was chosen.",
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "400",
@@ -477,7 +417,6 @@ export const operationTable = {
       "mediaType": "application/json",
       "required": true
     },
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
@@ -488,10 +427,6 @@ export const operationTable = {
     "accountHeader": null,
     "pathCaseInsensitive": false,
     "provisional": true,
-    "provisionalReason": "Section 4.9 lists the send of camt.055 but shows neither its method nor its path; POST /messages/camt.055 was chosen.",
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "400",
@@ -515,7 +450,6 @@ export const operationTable = {
       "mediaType": "application/json",
       "required": true
     },
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
@@ -526,10 +460,6 @@ export const operationTable = {
     "accountHeader": null,
     "pathCaseInsensitive": false,
     "provisional": true,
-    "provisionalReason": "Section 4.9 lists the send of camt.029 but shows neither its method nor its path; POST /messages/camt.029 was chosen.",
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "400",
@@ -553,7 +483,6 @@ export const operationTable = {
       "mediaType": "application/json",
       "required": true
     },
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
@@ -564,10 +493,6 @@ export const operationTable = {
     "accountHeader": null,
     "pathCaseInsensitive": false,
     "provisional": true,
-    "provisionalReason": "Section 4.9 lists the send of reda.022 but shows neither its method nor its path; POST /messages/reda.022 was chosen.",
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "400",
@@ -591,7 +516,6 @@ export const operationTable = {
       "mediaType": "application/json",
       "required": true
     },
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
@@ -602,10 +526,6 @@ export const operationTable = {
     "accountHeader": null,
     "pathCaseInsensitive": false,
     "provisional": true,
-    "provisionalReason": "Section 4.9 names this directory operation but shows neither its method nor its path; POST /dict/keys was chosen.",
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "400",
@@ -636,7 +556,6 @@ export const operationTable = {
       "mediaType": "application/json",
       "required": true
     },
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
@@ -647,10 +566,6 @@ export const operationTable = {
     "accountHeader": null,
     "pathCaseInsensitive": false,
     "provisional": true,
-    "provisionalReason": "Section 4.9 names this directory operation but shows neither its method nor its path; PUT /dict/keys/{key} was chosen.",
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "400",
@@ -674,7 +589,6 @@ export const operationTable = {
       "mediaType": "application/json",
       "required": true
     },
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
@@ -685,10 +599,6 @@ export const operationTable = {
     "accountHeader": null,
     "pathCaseInsensitive": false,
     "provisional": true,
-    "provisionalReason": "Section 4.9 names this directory operation but shows neither its method nor its path; POST /dict/keys/list was chosen.",
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "400",
@@ -712,7 +622,6 @@ export const operationTable = {
       "mediaType": "application/json",
       "required": true
     },
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
@@ -723,10 +632,6 @@ export const operationTable = {
     "accountHeader": null,
     "pathCaseInsensitive": false,
     "provisional": true,
-    "provisionalReason": "Section 4.9 names this directory operation but shows neither its method nor its path; POST /dict/keys/check was chosen.",
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "400",
@@ -757,7 +662,6 @@ export const operationTable = {
       "mediaType": "application/json",
       "required": true
     },
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
@@ -768,10 +672,6 @@ export const operationTable = {
     "accountHeader": null,
     "pathCaseInsensitive": false,
     "provisional": true,
-    "provisionalReason": "Section 4.9 names this directory operation but shows neither its method nor its path; POST /dict/qrcode/lookup was chosen.",
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "400",
@@ -795,7 +695,6 @@ export const operationTable = {
       "mediaType": "application/json",
       "required": true
     },
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
@@ -806,10 +705,6 @@ export const operationTable = {
     "accountHeader": null,
     "pathCaseInsensitive": false,
     "provisional": true,
-    "provisionalReason": "Section 4.9 names this directory operation but shows neither its method nor its path; POST /dict/fraud-markers was chosen.",
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "400",

@@ -23,7 +23,6 @@ export const operationTable = {
       }
     ],
     "requestBody": null,
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [
@@ -40,10 +39,6 @@ export const operationTable = {
     "accountHeader": null,
     "pathCaseInsensitive": false,
     "provisional": false,
-    "provisionalReason": null,
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "400",
@@ -85,7 +80,6 @@ export const operationTable = {
       }
     ],
     "requestBody": null,
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [
@@ -102,10 +96,6 @@ export const operationTable = {
     "accountHeader": null,
     "pathCaseInsensitive": false,
     "provisional": false,
-    "provisionalReason": null,
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "400",
@@ -135,7 +125,6 @@ export const operationTable = {
       }
     ],
     "requestBody": null,
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [
@@ -152,10 +141,6 @@ export const operationTable = {
     "accountHeader": null,
     "pathCaseInsensitive": false,
     "provisional": false,
-    "provisionalReason": null,
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "400",

@@ -19,7 +19,6 @@ export const operationTable = {
       "mediaType": "application/x-www-form-urlencoded",
       "required": true
     },
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [
@@ -36,10 +35,6 @@ export const operationTable = {
     "accountHeader": null,
     "pathCaseInsensitive": false,
     "provisional": false,
-    "provisionalReason": null,
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "400",
@@ -113,7 +108,6 @@ export const operationTable = {
       }
     ],
     "requestBody": null,
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": {
       "kind": "page",
@@ -138,10 +132,6 @@ export const operationTable = {
     "accountHeader": null,
     "pathCaseInsensitive": false,
     "provisional": false,
-    "provisionalReason": null,
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "400",
@@ -168,7 +158,6 @@ export const operationTable = {
       "mediaType": "application/json",
       "required": true
     },
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [
@@ -185,10 +174,6 @@ export const operationTable = {
     "accountHeader": null,
     "pathCaseInsensitive": false,
     "provisional": false,
-    "provisionalReason": null,
-    "successStatuses": [
-      201
-    ],
     "responseStatuses": [
       "201",
       "400",
@@ -225,7 +210,6 @@ export const operationTable = {
       }
     ],
     "requestBody": null,
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [
@@ -243,10 +227,6 @@ export const operationTable = {
     "accountHeader": null,
     "pathCaseInsensitive": false,
     "provisional": false,
-    "provisionalReason": null,
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "400",
@@ -281,7 +261,6 @@ export const operationTable = {
       "mediaType": "application/json",
       "required": true
     },
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [
@@ -299,11 +278,6 @@ export const operationTable = {
     "accountHeader": null,
     "pathCaseInsensitive": false,
     "provisional": false,
-    "provisionalReason": null,
-    "successStatuses": [
-      200,
-      201
-    ],
     "responseStatuses": [
       "200",
       "201",
@@ -339,7 +313,6 @@ export const operationTable = {
       "mediaType": "application/json",
       "required": true
     },
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [
@@ -356,10 +329,6 @@ export const operationTable = {
     "accountHeader": null,
     "pathCaseInsensitive": false,
     "provisional": false,
-    "provisionalReason": null,
-    "successStatuses": [
-      201
-    ],
     "responseStatuses": [
       "201",
       "400",
@@ -393,7 +362,6 @@ export const operationTable = {
       "mediaType": "application/json",
       "required": true
     },
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [
@@ -411,10 +379,6 @@ export const operationTable = {
     "accountHeader": null,
     "pathCaseInsensitive": false,
     "provisional": false,
-    "provisionalReason": null,
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "400",
@@ -482,7 +446,6 @@ export const operationTable = {
       }
     ],
     "requestBody": null,
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": {
       "kind": "page",
@@ -507,10 +470,6 @@ export const operationTable = {
     "accountHeader": null,
     "pathCaseInsensitive": false,
     "provisional": false,
-    "provisionalReason": null,
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "400",
@@ -547,7 +506,6 @@ export const operationTable = {
       }
     ],
     "requestBody": null,
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [
@@ -565,10 +523,6 @@ export const operationTable = {
     "accountHeader": null,
     "pathCaseInsensitive": false,
     "provisional": false,
-    "provisionalReason": null,
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "400",
@@ -603,7 +557,6 @@ export const operationTable = {
       "mediaType": "application/json",
       "required": true
     },
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [
@@ -621,11 +574,6 @@ export const operationTable = {
     "accountHeader": null,
     "pathCaseInsensitive": false,
     "provisional": false,
-    "provisionalReason": null,
-    "successStatuses": [
-      200,
-      201
-    ],
     "responseStatuses": [
       "200",
       "201",
@@ -661,7 +609,6 @@ export const operationTable = {
       "mediaType": "application/json",
       "required": true
     },
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [
@@ -678,10 +625,6 @@ export const operationTable = {
     "accountHeader": null,
     "pathCaseInsensitive": false,
     "provisional": false,
-    "provisionalReason": null,
-    "successStatuses": [
-      201
-    ],
     "responseStatuses": [
       "201",
       "400",
@@ -715,7 +658,6 @@ export const operationTable = {
       "mediaType": "application/json",
       "required": true
     },
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [
@@ -733,10 +675,6 @@ export const operationTable = {
     "accountHeader": null,
     "pathCaseInsensitive": false,
     "provisional": false,
-    "provisionalReason": null,
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "400",
@@ -786,7 +724,6 @@ export const operationTable = {
       }
     ],
     "requestBody": null,
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": {
       "kind": "page",
@@ -811,10 +748,6 @@ export const operationTable = {
     "accountHeader": null,
     "pathCaseInsensitive": false,
     "provisional": false,
-    "provisionalReason": null,
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "400",
@@ -845,7 +778,6 @@ export const operationTable = {
       }
     ],
     "requestBody": null,
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [
@@ -863,10 +795,6 @@ export const operationTable = {
     "accountHeader": null,
     "pathCaseInsensitive": false,
     "provisional": false,
-    "provisionalReason": null,
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "400",
@@ -901,7 +829,6 @@ export const operationTable = {
       "mediaType": "application/json",
       "required": true
     },
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [
@@ -919,10 +846,6 @@ export const operationTable = {
     "accountHeader": null,
     "pathCaseInsensitive": false,
     "provisional": false,
-    "provisionalReason": null,
-    "successStatuses": [
-      202
-    ],
     "responseStatuses": [
       "202",
       "400",
@@ -957,7 +880,6 @@ export const operationTable = {
       "mediaType": "application/json",
       "required": true
     },
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [
@@ -975,10 +897,6 @@ export const operationTable = {
     "accountHeader": null,
     "pathCaseInsensitive": false,
     "provisional": false,
-    "provisionalReason": null,
-    "successStatuses": [
-      202
-    ],
     "responseStatuses": [
       "202",
       "400",
@@ -1058,7 +976,6 @@ export const operationTable = {
       }
     ],
     "requestBody": null,
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": {
       "kind": "page",
@@ -1083,10 +1000,6 @@ export const operationTable = {
     "accountHeader": null,
     "pathCaseInsensitive": false,
     "provisional": false,
-    "provisionalReason": null,
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "400",
@@ -1113,7 +1026,6 @@ export const operationTable = {
       "mediaType": "application/json",
       "required": true
     },
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [
@@ -1130,10 +1042,6 @@ export const operationTable = {
     "accountHeader": null,
     "pathCaseInsensitive": false,
     "provisional": true,
-    "provisionalReason": "Section 4.8 shows POST /cobr but says the exact create path is not shown (section 7.2 names POST, PUT and PATCH on /cobr/{txid}); POST /cobr is also where the API Pix standard 2.9.0 creates a recurring charge with a txid assigned by the PSP.",
-    "successStatuses": [
-      201
-    ],
     "responseStatuses": [
       "201",
       "400",
@@ -1164,7 +1072,6 @@ export const operationTable = {
       }
     ],
     "requestBody": null,
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [
@@ -1182,10 +1089,6 @@ export const operationTable = {
     "accountHeader": null,
     "pathCaseInsensitive": false,
     "provisional": false,
-    "provisionalReason": null,
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "400",
@@ -1220,7 +1123,6 @@ export const operationTable = {
       "mediaType": "application/json",
       "required": true
     },
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [
@@ -1238,10 +1140,6 @@ export const operationTable = {
     "accountHeader": null,
     "pathCaseInsensitive": false,
     "provisional": false,
-    "provisionalReason": null,
-    "successStatuses": [
-      201
-    ],
     "responseStatuses": [
       "201",
       "400",
@@ -1276,7 +1174,6 @@ export const operationTable = {
       "mediaType": "application/json",
       "required": true
     },
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [
@@ -1294,10 +1191,6 @@ export const operationTable = {
     "accountHeader": null,
     "pathCaseInsensitive": false,
     "provisional": false,
-    "provisionalReason": null,
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "400",
@@ -1335,7 +1228,6 @@ export const operationTable = {
       }
     ],
     "requestBody": null,
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [
@@ -1353,10 +1245,6 @@ export const operationTable = {
     "accountHeader": null,
     "pathCaseInsensitive": false,
     "provisional": false,
-    "provisionalReason": null,
-    "successStatuses": [
-      201
-    ],
     "responseStatuses": [
       "201",
       "400",
@@ -1436,7 +1324,6 @@ export const operationTable = {
       }
     ],
     "requestBody": null,
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": {
       "kind": "page",
@@ -1461,10 +1348,6 @@ export const operationTable = {
     "accountHeader": null,
     "pathCaseInsensitive": false,
     "provisional": false,
-    "provisionalReason": null,
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "400",
@@ -1491,7 +1374,6 @@ export const operationTable = {
       "mediaType": "application/json",
       "required": true
     },
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [
@@ -1508,10 +1390,6 @@ export const operationTable = {
     "accountHeader": null,
     "pathCaseInsensitive": false,
     "provisional": false,
-    "provisionalReason": null,
-    "successStatuses": [
-      201
-    ],
     "responseStatuses": [
       "201",
       "400",
@@ -1548,7 +1426,6 @@ export const operationTable = {
       }
     ],
     "requestBody": null,
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [
@@ -1566,10 +1443,6 @@ export const operationTable = {
     "accountHeader": null,
     "pathCaseInsensitive": false,
     "provisional": false,
-    "provisionalReason": null,
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "400",
@@ -1604,7 +1477,6 @@ export const operationTable = {
       "mediaType": "application/json",
       "required": true
     },
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [
@@ -1622,10 +1494,6 @@ export const operationTable = {
     "accountHeader": null,
     "pathCaseInsensitive": false,
     "provisional": false,
-    "provisionalReason": null,
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "400",
@@ -1653,7 +1521,6 @@ export const operationTable = {
       "mediaType": "application/json",
       "required": true
     },
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [
@@ -1671,10 +1538,6 @@ export const operationTable = {
     "accountHeader": null,
     "pathCaseInsensitive": false,
     "provisional": false,
-    "provisionalReason": null,
-    "successStatuses": [
-      201
-    ],
     "responseStatuses": [
       "201",
       "400",
@@ -1706,7 +1569,6 @@ export const operationTable = {
       }
     ],
     "requestBody": null,
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [
@@ -1723,10 +1585,6 @@ export const operationTable = {
     "accountHeader": null,
     "pathCaseInsensitive": false,
     "provisional": false,
-    "provisionalReason": null,
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "403",
@@ -1760,7 +1618,6 @@ export const operationTable = {
       "mediaType": "application/json",
       "required": true
     },
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [
@@ -1778,11 +1635,6 @@ export const operationTable = {
     "accountHeader": null,
     "pathCaseInsensitive": false,
     "provisional": false,
-    "provisionalReason": null,
-    "successStatuses": [
-      200,
-      201
-    ],
     "responseStatuses": [
       "200",
       "201",
@@ -1845,7 +1697,6 @@ export const operationTable = {
       }
     ],
     "requestBody": null,
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": {
       "kind": "page",
@@ -1870,10 +1721,6 @@ export const operationTable = {
     "accountHeader": null,
     "pathCaseInsensitive": false,
     "provisional": false,
-    "provisionalReason": null,
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "400",
@@ -1900,7 +1747,6 @@ export const operationTable = {
       "mediaType": "application/json",
       "required": true
     },
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [
@@ -1917,10 +1763,6 @@ export const operationTable = {
     "accountHeader": null,
     "pathCaseInsensitive": false,
     "provisional": false,
-    "provisionalReason": null,
-    "successStatuses": [
-      201
-    ],
     "responseStatuses": [
       "201",
       "400",
@@ -1951,7 +1793,6 @@ export const operationTable = {
       }
     ],
     "requestBody": null,
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [
@@ -1969,10 +1810,6 @@ export const operationTable = {
     "accountHeader": null,
     "pathCaseInsensitive": false,
     "provisional": false,
-    "provisionalReason": null,
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "400",
@@ -2004,7 +1841,6 @@ export const operationTable = {
       }
     ],
     "requestBody": null,
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [
@@ -2022,10 +1858,6 @@ export const operationTable = {
     "accountHeader": null,
     "pathCaseInsensitive": false,
     "provisional": false,
-    "provisionalReason": null,
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "400",
@@ -2057,7 +1889,6 @@ export const operationTable = {
       }
     ],
     "requestBody": null,
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [
@@ -2075,10 +1906,6 @@ export const operationTable = {
     "accountHeader": null,
     "pathCaseInsensitive": false,
     "provisional": false,
-    "provisionalReason": null,
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "400",
@@ -2140,7 +1967,6 @@ export const operationTable = {
       }
     ],
     "requestBody": null,
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": {
       "kind": "page",
@@ -2165,10 +1991,6 @@ export const operationTable = {
     "accountHeader": null,
     "pathCaseInsensitive": false,
     "provisional": false,
-    "provisionalReason": null,
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "400",
@@ -2195,7 +2017,6 @@ export const operationTable = {
       "mediaType": "application/json",
       "required": false
     },
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [
@@ -2212,10 +2033,6 @@ export const operationTable = {
     "accountHeader": null,
     "pathCaseInsensitive": false,
     "provisional": false,
-    "provisionalReason": null,
-    "successStatuses": [
-      201
-    ],
     "responseStatuses": [
       "201",
       "400",
@@ -2246,7 +2063,6 @@ export const operationTable = {
       }
     ],
     "requestBody": null,
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [
@@ -2264,10 +2080,6 @@ export const operationTable = {
     "accountHeader": null,
     "pathCaseInsensitive": false,
     "provisional": false,
-    "provisionalReason": null,
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "400",
@@ -2299,7 +2111,6 @@ export const operationTable = {
       }
     ],
     "requestBody": null,
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [
@@ -2317,10 +2128,6 @@ export const operationTable = {
     "accountHeader": null,
     "pathCaseInsensitive": false,
     "provisional": false,
-    "provisionalReason": null,
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "400",
@@ -2400,7 +2207,6 @@ export const operationTable = {
       }
     ],
     "requestBody": null,
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": {
       "kind": "page",
@@ -2425,10 +2231,6 @@ export const operationTable = {
     "accountHeader": null,
     "pathCaseInsensitive": false,
     "provisional": false,
-    "provisionalReason": null,
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "400",
@@ -2459,7 +2261,6 @@ export const operationTable = {
       }
     ],
     "requestBody": null,
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [
@@ -2477,10 +2278,6 @@ export const operationTable = {
     "accountHeader": null,
     "pathCaseInsensitive": false,
     "provisional": false,
-    "provisionalReason": null,
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "400",
@@ -2518,7 +2315,6 @@ export const operationTable = {
       }
     ],
     "requestBody": null,
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [
@@ -2536,10 +2332,6 @@ export const operationTable = {
     "accountHeader": null,
     "pathCaseInsensitive": false,
     "provisional": false,
-    "provisionalReason": null,
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "400",
@@ -2580,7 +2372,6 @@ export const operationTable = {
       "mediaType": "application/json",
       "required": true
     },
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [
@@ -2598,10 +2389,6 @@ export const operationTable = {
     "accountHeader": null,
     "pathCaseInsensitive": false,
     "provisional": false,
-    "provisionalReason": null,
-    "successStatuses": [
-      201
-    ],
     "responseStatuses": [
       "201",
       "400",
@@ -2651,7 +2438,6 @@ export const operationTable = {
       }
     ],
     "requestBody": null,
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": {
       "kind": "page",
@@ -2676,10 +2462,6 @@ export const operationTable = {
     "accountHeader": null,
     "pathCaseInsensitive": false,
     "provisional": false,
-    "provisionalReason": null,
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "400",
@@ -2710,7 +2492,6 @@ export const operationTable = {
       }
     ],
     "requestBody": null,
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [
@@ -2728,10 +2509,6 @@ export const operationTable = {
     "accountHeader": null,
     "pathCaseInsensitive": false,
     "provisional": false,
-    "provisionalReason": null,
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "400",
@@ -2766,7 +2543,6 @@ export const operationTable = {
       "mediaType": "application/json",
       "required": true
     },
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [
@@ -2784,10 +2560,6 @@ export const operationTable = {
     "accountHeader": null,
     "pathCaseInsensitive": false,
     "provisional": false,
-    "provisionalReason": null,
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "400",
@@ -2819,7 +2591,6 @@ export const operationTable = {
       }
     ],
     "requestBody": null,
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [
@@ -2837,10 +2608,6 @@ export const operationTable = {
     "accountHeader": null,
     "pathCaseInsensitive": false,
     "provisional": false,
-    "provisionalReason": null,
-    "successStatuses": [
-      204
-    ],
     "responseStatuses": [
       "204",
       "400",
@@ -2865,7 +2632,6 @@ export const operationTable = {
     "basicAuth": false,
     "parameters": [],
     "requestBody": null,
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [
@@ -2882,10 +2648,6 @@ export const operationTable = {
     "accountHeader": null,
     "pathCaseInsensitive": false,
     "provisional": false,
-    "provisionalReason": null,
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "403",
@@ -2912,7 +2674,6 @@ export const operationTable = {
       "mediaType": "application/json",
       "required": true
     },
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [
@@ -2930,10 +2691,6 @@ export const operationTable = {
     "accountHeader": null,
     "pathCaseInsensitive": false,
     "provisional": false,
-    "provisionalReason": null,
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "400",
@@ -2958,7 +2715,6 @@ export const operationTable = {
     "basicAuth": false,
     "parameters": [],
     "requestBody": null,
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [
@@ -2975,10 +2731,6 @@ export const operationTable = {
     "accountHeader": null,
     "pathCaseInsensitive": false,
     "provisional": false,
-    "provisionalReason": null,
-    "successStatuses": [
-      204
-    ],
     "responseStatuses": [
       "204",
       "403",
@@ -3002,7 +2754,6 @@ export const operationTable = {
     "basicAuth": false,
     "parameters": [],
     "requestBody": null,
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [
@@ -3019,10 +2770,6 @@ export const operationTable = {
     "accountHeader": null,
     "pathCaseInsensitive": false,
     "provisional": false,
-    "provisionalReason": null,
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "403",
@@ -3049,7 +2796,6 @@ export const operationTable = {
       "mediaType": "application/json",
       "required": true
     },
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [
@@ -3067,10 +2813,6 @@ export const operationTable = {
     "accountHeader": null,
     "pathCaseInsensitive": false,
     "provisional": false,
-    "provisionalReason": null,
-    "successStatuses": [
-      200
-    ],
     "responseStatuses": [
       "200",
       "400",
@@ -3095,7 +2837,6 @@ export const operationTable = {
     "basicAuth": false,
     "parameters": [],
     "requestBody": null,
-    "idempotencyHeader": null,
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [
@@ -3112,10 +2853,6 @@ export const operationTable = {
     "accountHeader": null,
     "pathCaseInsensitive": false,
     "provisional": false,
-    "provisionalReason": null,
-    "successStatuses": [
-      204
-    ],
     "responseStatuses": [
       "204",
       "403",

@@ -95,7 +95,6 @@ function tableEntry(row: OperationRow): Record<string, unknown> {
       type: typeof p.schema.type === 'string' ? p.schema.type : null,
     })),
     requestBody: model.requestBody ? { mediaType: model.requestBody.mediaType, required: model.requestBody.required } : null,
-    idempotencyHeader: row.idempotencyHeader,
     idempotencyKeyRule: idempotencyKeyRuleOf(row),
     pagination: row.pagination,
     errorTypes: Array.isArray(op['x-error-types']) ? op['x-error-types'].map(String) : [],
@@ -106,8 +105,6 @@ function tableEntry(row: OperationRow): Record<string, unknown> {
     accountHeader: model.parameters.find((p) => p.in === 'header' && p.name.toLowerCase() === 'x-account-id')?.name ?? null,
     pathCaseInsensitive: op['x-path-case-insensitive'] === true,
     provisional: op['x-provisional'] === true,
-    provisionalReason: typeof op['x-provisional-reason'] === 'string' ? op['x-provisional-reason'] : null,
-    successStatuses: model.responses.map((r) => r.status).filter((s) => /^2\d\d$/.test(s)).map(Number),
     responseStatuses: model.responses.map((r) => r.status),
   };
 }

@@ -30,9 +30,7 @@ export interface OperationInfo {
   readonly basicAuth: boolean;
   readonly parameters: readonly ParameterInfo[];
   readonly requestBody: { readonly mediaType: string; readonly required: boolean } | null;
-  /** Header that carries the idempotency key of this operation, as the spec spells it. */
-  readonly idempotencyHeader: string | null;
-  /** Limits of that header, so generated keys fit them. */
+  /** Header that carries the idempotency key of this operation, as the spec spells it, and its limits, so generated keys fit them. */
   readonly idempotencyKeyRule: {
     readonly header: string;
     readonly minLength: number | null;
@@ -66,10 +64,8 @@ export interface OperationInfo {
   readonly accountHeader: string | null;
   /** The last path segment may be sent in any case (webhook registration types, section 4.5). */
   readonly pathCaseInsensitive: boolean;
-  /** The interface specification does not show this method or path; see `provisionalReason`. */
+  /** The interface specification does not show this method or path (the spec's `x-provisional-reason` says why). */
   readonly provisional: boolean;
-  readonly provisionalReason: string | null;
-  readonly successStatuses: readonly number[];
   readonly responseStatuses: readonly string[];
 }
 
