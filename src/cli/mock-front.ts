@@ -7,7 +7,7 @@
 import { request as httpRequest, createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { PortInUseError, urlOf } from './ports.js';
-import { runCrossFieldChecks } from '../rules/cross-field.js';
+import { runCrossFieldChecks } from '../runtime/cross-field.js';
 import type { ValidationIssue } from '../runtime/errors.js';
 import { validateRequest } from '../runtime/runtime.js';
 import type { InterfaceModules } from './registry.js';

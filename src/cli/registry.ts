@@ -5,7 +5,7 @@
 import { fileURLToPath } from 'node:url';
 import type { OperationInfo } from '../../generated/operation-types.js';
 import type { InterfaceName } from '../interfaces.js';
-import type { CrossFieldChecks } from '../rules/cross-field.js';
+import type { CrossFieldChecks } from '../runtime/cross-field.js';
 import type { OperationValidatorSet } from '../runtime/runtime.js';
 import type { CompiledValidator } from '../runtime/validation.js';
 

@@ -4,7 +4,7 @@
  */
 import type { OperationInfo } from '../../generated/operation-types.js';
 import type { ValidationIssue } from '../runtime/errors.js';
-import { runCrossFieldChecks } from '../rules/cross-field.js';
+import { runCrossFieldChecks } from '../runtime/cross-field.js';
 import type { OperationValidatorSet } from '../runtime/runtime.js';
 import { check } from '../runtime/validation.js';
 import type { InterfaceModules } from './registry.js';

@@ -4,6 +4,6 @@
  * the transactions, movements and infractions listings, which are named but not specified. When they
  * are, it is `interval({ name: 'listing-interval', part: 'query', start: 'startDate', end: 'endDate', maxDays: 30 })`.
  */
-import type { CrossFieldChecks } from '../rules/cross-field.js';
+import type { CrossFieldChecks } from '../runtime/cross-field.js';
 
 export const coreBankingChecks: CrossFieldChecks = {};

@@ -3,41 +3,11 @@
  * a field and today's date. Each is a named check that returns issues carrying its name as the rule;
  * the client runs them before sending (after the schema passed) and so does `contrato validate`.
  */
+import type { CheckContext, CheckedRequest, CrossFieldCheck } from '../runtime/cross-field.js';
 import type { ValidationIssue } from '../runtime/errors.js';
 
-export interface CheckContext {
-  /** The present instant; injectable so date rules are testable. */
-  readonly now: Date;
-}
-
-/** The parts of a request a check reads. */
-export interface CheckedRequest {
-  readonly path?: Readonly<Record<string, unknown>>;
-  readonly query?: Readonly<Record<string, unknown>>;
-  readonly body?: unknown;
-}
-
-export interface CrossFieldCheck {
-  /** Reported as the rule of every issue it finds. */
-  readonly name: string;
-  /** What it enforces, in plain words (docs and coverage). */
-  readonly description: string;
-  readonly check: (request: CheckedRequest, context: CheckContext) => ValidationIssue[];
-}
-
-/** Cross-field checks of an interface, by operationId. */
-export type CrossFieldChecks = Readonly<Record<string, readonly CrossFieldCheck[]>>;
-
-/** Runs the checks of one operation; a check that meets an unexpected shape reports nothing rather than throwing. */
-export function runCrossFieldChecks(checks: readonly CrossFieldCheck[] | undefined, request: CheckedRequest, context: CheckContext): ValidationIssue[] {
-  return (checks ?? []).flatMap((entry) => {
-    try {
-      return entry.check(request, context);
-    } catch {
-      return [];
-    }
-  });
-}
+// The contract lives in the runtime (which imports nothing from here); re-exported for the rule modules.
+export { runCrossFieldChecks, type CheckContext, type CheckedRequest, type CrossFieldCheck, type CrossFieldChecks } from '../runtime/cross-field.js';
 
 const saoPauloDate = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo', year: 'numeric', month: '2-digit', day: '2-digit' });
 

@@ -7,7 +7,7 @@
 import createClient from 'openapi-fetch';
 import { randomUUID } from 'node:crypto';
 import type { CallOptions, FacadeRuntime, OperationInfo } from '../../generated/operation-types.js';
-import { runCrossFieldChecks, type CrossFieldChecks } from '../rules/cross-field.js';
+import { runCrossFieldChecks, type CrossFieldChecks } from './cross-field.js';
 import {
   AuthError,
   ConfigurationError,
