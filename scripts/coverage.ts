@@ -5,6 +5,7 @@
  * rule, naming it (or a reason given when no client can check it) — then writes docs/coverage.md.
  * Exits 1 with the list of problems when anything is unaccounted for or dangling.
  */
+import { pointerTokens } from '../src/runtime/json-pointer.js';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
@@ -34,8 +35,7 @@ function pointerResolves(pointer: string, bundles: Map<string, Json>): boolean {
   const bundle = bundles.get(document!);
   if (!bundle) return false;
   let node: unknown = bundle;
-  for (const raw of path.split('/').slice(1)) {
-    const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+  for (const key of pointerTokens(path)) {
     if (node === null || typeof node !== 'object' || !(key in (node as Json))) return false;
     node = (node as Json)[key];
   }

@@ -2,10 +2,14 @@
  * A typed view of the bundled OpenAPI document, shared by the steps that emit validators and the
  * operation table: resolves local $refs, merges path-level and operation-level parameters.
  */
+import { httpMethods } from '../src/bundle-operations.js';
+import { pointerTokens } from '../src/runtime/json-pointer.js';
+
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type JsonObject = { [key: string]: Json };
 
-export const httpMethods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+// One list of methods, in one order, for the generators and the package's own bundle reader.
+export { httpMethods };
 
 export interface ParameterModel {
   readonly name: string;
@@ -59,8 +63,7 @@ export function resolveLocal(document: JsonObject, value: Json | undefined): Jso
 
 export function pointerGet(document: Json, pointer: string): Json | undefined {
   let current: Json | undefined = document;
-  for (const raw of pointer.split('/').slice(1)) {
-    const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+  for (const key of pointerTokens(pointer)) {
     if (Array.isArray(current)) current = current[Number(key)];
     else if (isObject(current)) current = current[key];
     else return undefined;

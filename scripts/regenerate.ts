@@ -51,7 +51,7 @@ function currentInputs(): Record<string, string> {
   // specs/traceability.yaml is read by `npm run coverage`, not by the generators.
   const specSources = listFiles('specs').filter((file) => /\.(ya?ml)$|\.schema\.json$/.test(file) && file !== 'specs/traceability.yaml');
   const generator = [...listFiles('scripts/steps'), ...listFiles('scripts/templates'), 'scripts/regenerate.ts', 'scripts/lib.ts', 'scripts/openapi-model.ts'];
-  const files = [...specSources, ...generator, 'src/interfaces.ts', 'src/formats/registry.ts', 'redocly.yaml'];
+  const files = [...specSources, ...generator, 'src/interfaces.ts', 'src/formats/registry.ts', 'src/bundle-operations.ts', 'src/runtime/json-pointer.ts', 'redocly.yaml'];
   return Object.fromEntries(files.map((file) => [file, sha256(readFileSync(join(projectRoot, file)))]));
 }
 

@@ -3,6 +3,8 @@
  * package that read a bundle at run time: the mocks' front, the docs pages and `contrato diff`. (The
  * generators have their fuller model in scripts/openapi-model.ts, which is not shipped.)
  */
+import { pointerTokens } from './runtime/json-pointer.js';
+
 type Json = Record<string, any>;
 
 export const httpMethods = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'] as const;
@@ -21,11 +23,7 @@ export function resolveLocalRef(document: Json, value: unknown): Json {
   while (current && typeof current === 'object' && typeof current.$ref === 'string' && current.$ref.startsWith('#/')) {
     if (seen.has(current.$ref)) return {};
     seen.add(current.$ref);
-    current = current.$ref
-      .slice(2)
-      .split('/')
-      .map((part: string) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
-      .reduce((node: any, key: string) => node?.[key], document);
+    current = pointerTokens(current.$ref.slice(1)).reduce((node: any, key: string) => node?.[key], document);
   }
   return (current ?? {}) as Json;
 }

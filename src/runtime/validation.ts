@@ -4,6 +4,7 @@
  * values in text replaced, CPF/CNPJ masked. Masked before a long value is cut, so a cut never leaves
  * digits of a document that masking would no longer recognise.
  */
+import { escapeToken, pointerTokens } from './json-pointer.js';
 import { checkFormat, formats, isFormatName } from '../formats/registry.js';
 import type { ValidationIssue } from './errors.js';
 import { credentialName, redact } from './logging.js';
@@ -21,14 +22,10 @@ export interface CompiledValidator {
 }
 
 
-function escapePointer(segment: string): string {
-  return segment.replace(/~/g, '~0').replace(/\//g, '~1');
-}
 
 function valueAt(data: unknown, pointer: string): unknown {
   let current = data;
-  for (const raw of pointer.split('/').slice(1)) {
-    const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+  for (const key of pointerTokens(pointer)) {
     if (current === null || typeof current !== 'object') return undefined;
     current = (current as Record<string, unknown>)[key];
   }
@@ -123,9 +120,9 @@ function issueOf(error: AjvError, data: unknown, root: string, patterns: Readonl
   let pointer = error.instancePath;
   const { params } = error;
   if (error.keyword === 'required' && typeof params.missingProperty === 'string') {
-    pointer = `${pointer}/${escapePointer(params.missingProperty)}`;
+    pointer = `${pointer}/${escapeToken(params.missingProperty)}`;
   } else if (error.keyword === 'additionalProperties' && typeof params.additionalProperty === 'string') {
-    pointer = `${pointer}/${escapePointer(params.additionalProperty)}`;
+    pointer = `${pointer}/${escapeToken(params.additionalProperty)}`;
   }
   const lastSegment = pointer.split('/').pop() ?? '';
   const raw = error.keyword === 'required' ? undefined : valueAt(data, pointer);
