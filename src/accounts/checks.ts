@@ -3,7 +3,8 @@
  * against today, transaction windows in order, and a crypto-risk list filtered by address only within
  * a network.
  */
-import { hourlyStatementDate, interval, requires, statementPeriod, type CrossFieldChecks } from '../rules/cross-field.js';
+import { interval, requires, type CrossFieldChecks } from '../rules/cross-field.js';
+import { hourlyStatementDate, statementPeriod } from './rules.js';
 
 export const accountsChecks: CrossFieldChecks = {
   'statements.summaryByPeriod': [statementPeriod],

@@ -3,7 +3,8 @@
  * list windows (fim not before inicio) and cpf XOR cnpj; a removal sent alone; due-date charge
  * discounts not after the due date and every reduction below the original value and 100 percent.
  */
-import { discountDatesNotAfterDueDate, exclusive, interval, reductionsBelowOriginal, removalAlone, type CrossFieldCheck, type CrossFieldChecks } from '../rules/cross-field.js';
+import { exclusive, interval, type CrossFieldCheck, type CrossFieldChecks } from '../rules/cross-field.js';
+import { discountDatesNotAfterDueDate, reductionsBelowOriginal, removalAlone } from './rules.js';
 
 const listWindow = interval({ name: 'inicio-fim', part: 'query', start: 'inicio', end: 'fim' });
 const oneDocument = exclusive({ name: 'cpf-xor-cnpj', part: 'query', names: ['cpf', 'cnpj'] });

@@ -6,17 +6,9 @@ import { matchOperation, validateDocument } from '../../src/cli/validate.js';
 import type { InterfaceModules } from '../../src/cli/registry.js';
 import { RequestValidationError } from '../../src/runtime/errors.js';
 import { createRuntime, type OperationValidatorSet } from '../../src/runtime/runtime.js';
-import {
-  discountDatesNotAfterDueDate,
-  hourlyStatementDate,
-  interval,
-  removalAlone,
-  runCrossFieldChecks,
-  statementPeriod,
-  todayInSaoPaulo,
-  type CheckedRequest,
-  type CrossFieldCheck,
-} from '../../src/rules/cross-field.js';
+import { hourlyStatementDate, statementPeriod } from '../../src/accounts/rules.js';
+import { discountDatesNotAfterDueDate, removalAlone } from '../../src/pix/rules.js';
+import { interval, runCrossFieldChecks, todayInSaoPaulo, type CheckedRequest, type CrossFieldCheck } from '../../src/rules/cross-field.js';
 import { startLoopbackServer } from '../helpers/loopback.js';
 
 // 2026-11-21 01:30 UTC is still 2026-11-20 in São Paulo (UTC-3): days are counted there.
