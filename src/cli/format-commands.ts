@@ -25,18 +25,6 @@ export function formatCommand(args: readonly string[], output: Output): number {
   return 1;
 }
 
-function options(args: readonly string[]): Map<string, string> {
-  const found = new Map<string, string>();
-  for (let index = 0; index < args.length; index += 2) {
-    const flag = args[index]!;
-    const value = args[index + 1];
-    if (!flag.startsWith('--') || value === undefined) throw new UsageError(`expected --option value pairs, got ${JSON.stringify(flag)}`);
-    found.set(flag.slice(2), value);
-  }
-  return found;
-}
-
-const encodeOptions = new Set(['key', 'url', 'amount', 'name', 'city', 'txid', 'description', 'postal-code']);
 
 /**
  * The most `brcode decode` reads from stdin: far above a BR Code (512 characters, at most 3 bytes each in
@@ -78,8 +66,12 @@ export function readBrCodeStdin(maxBytes: number = maxBrCodeStdinBytes): string 
  * `contrato brcode decode <code>` and `contrato brcode encode --key … --name … --city …`. readStdin may stop
  * after maxBytes + 1 bytes (readBrCodeStdin does); one that reads everything is refused the same way.
  */
-export function brcodeCommand(args: readonly string[], output: Output, readStdin: (maxBytes: number) => string = readBrCodeStdin): number {
-  const [action, ...rest] = args;
+export function brcodeCommand(
+  args: { readonly positionals: readonly string[]; readonly options?: ReadonlyMap<string, string | true> },
+  output: Output,
+  readStdin: (maxBytes: number) => string = readBrCodeStdin,
+): number {
+  const [action, ...rest] = args.positionals;
   if (action === 'decode') {
     let code = rest[0];
     if (code === undefined || code === '-') {
@@ -100,8 +92,9 @@ export function brcodeCommand(args: readonly string[], output: Output, readStdin
     return 1;
   }
   if (action === 'encode') {
-    const given = options(rest);
-    for (const name of given.keys()) if (!encodeOptions.has(name)) throw new UsageError(`unknown option --${name}`);
+    // The options were checked against the command table by the parser (arguments.ts): only values are read here.
+    const given = new Map([...(args.options ?? new Map<string, string | true>())].filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+    if (rest.length > 0) throw new UsageError(`brcode encode takes options only, not ${JSON.stringify(rest[0])}`);
     const name = given.get('name');
     const city = given.get('city');
     const key = given.get('key');

@@ -94,8 +94,7 @@ async function runCommand(name: CommandName, parsed: ParsedArguments, context: R
       return (await import('./format-commands.js')).formatCommand(parsed.positionals, output);
     case 'brcode': {
       const { brcodeCommand } = await import('./format-commands.js');
-      const options = [...parsed.options].flatMap(([option, value]) => [`--${option}`, String(value)]);
-      return brcodeCommand([...parsed.positionals, ...options], output);
+      return brcodeCommand(parsed, output);
     }
     case 'mock': {
       const { interfaceArgument } = await import('./document-commands.js');

@@ -132,7 +132,7 @@ describe('contrato brcode decode bounds', () => {
   ])('refuses a $given argument (too long for the OS, so in-process) with one line', ({ size }) => {
     const lines: string[] = [];
     const code = staticCode + 'X'.repeat(size - staticCode.length);
-    const exit = brcodeCommand(['decode', code], { out: (line) => lines.push(`out ${line}`), err: (line) => lines.push(line) }, () => '');
+    const exit = brcodeCommand({ positionals: ['decode', code] }, { out: (line) => lines.push(`out ${line}`), err: (line) => lines.push(line) }, () => '');
     expect(exit).toBe(1);
     expect(lines).toEqual([tooLong(size)]);
   });
@@ -140,7 +140,7 @@ describe('contrato brcode decode bounds', () => {
   it('asks its stdin reader for at most 64 KiB and refuses more with one line', () => {
     const asked: number[] = [];
     const lines: string[] = [];
-    const exit = brcodeCommand(['decode'], { out: (line) => lines.push(`out ${line}`), err: (line) => lines.push(line) }, (maxBytes) => {
+    const exit = brcodeCommand({ positionals: ['decode'] }, { out: (line) => lines.push(`out ${line}`), err: (line) => lines.push(line) }, (maxBytes) => {
       asked.push(maxBytes);
       return staticCode + 'X'.repeat(20 * 1024 * 1024);
     });
@@ -151,7 +151,7 @@ describe('contrato brcode decode bounds', () => {
 
   it('reads stdin itself, bounded, when not given a reader: 20 MB piped in answers with one line', () => {
     const script = `import { brcodeCommand } from './src/cli/format-commands.ts';
-process.exitCode = brcodeCommand(['decode', '-'], { out: (line) => console.log(line), err: (line) => console.error(line) });`;
+process.exitCode = brcodeCommand({ positionals: ['decode', '-'] }, { out: (line) => console.log(line), err: (line) => console.error(line) });`;
     const run = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: projectRoot, encoding: 'utf8', input: '0000'.repeat(5 * 1024 * 1024), timeout: 10_000 });
     expect(run.status).toBe(1);
     expect(errorLines(run.stderr)).toEqual([tooLongForStdin]);

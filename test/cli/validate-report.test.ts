@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../scripts/lib.js';
+import { feeRule } from '../helpers/fee-rule.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'contrato-report-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -16,20 +17,7 @@ function validate(args: string[], document: unknown) {
   return { code: run.status, stdout: run.stdout, stderr: run.stderr };
 }
 
-const rule = {
-  id: '0e3ec47e-2fc8-4c4c-bdee-0eb80eb91a50',
-  baasId: '8313d412-4f4b-4f33-8f97-e1a279e8f514',
-  name: 'Tarifa Pix',
-  percent: 0.99,
-  fixedAmount: 0,
-  minAmount: 0.5,
-  maxAmount: 15,
-  weight: 1,
-  effectiveDate: null,
-  requirements: [],
-  createdAt: '2026-01-10T12:00:00Z',
-  updatedAt: '2026-01-10T12:00:00Z',
-};
+const rule = feeRule;
 
 /** A page of `count` fee rules whose weight is 0 (the minimum is 1): one issue per rule. */
 const pageOfBadRules = (count: number) => ({ meta: { total: count, page: 1, perPage: count }, data: Array.from({ length: count }, () => ({ ...rule, weight: 0 })) });

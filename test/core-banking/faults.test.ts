@@ -7,25 +7,14 @@
 import { describe, expect, it } from 'vitest';
 import { ConnectionError, ContratoError, createCoreBankingClient, HttpError, responseMeta } from '../../src/core-banking/index.js';
 import { sendJson, startLoopbackServer } from '../helpers/loopback.js';
-
-/** Small deterministic PRNG (mulberry32), so a failing run can be replayed. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '../helpers/seeded.js';
 
 const invoice = (n: number) => ({ customerId: 1000 + n, pixKey: 'financeiro@padaria.com.br', dueDate: '2026-12-10', amount: 10 + n / 100, type: 'IMMEDIATE' as const });
 const maxRetries = 4;
 
 describe('retries under faults never pay twice', () => {
   it('500 keyed payments: executed at most once, exactly once when the call succeeded', async () => {
-    const random = seeded(20261121);
+    const random = seededRandom(20261121);
     const executions = new Map<string, number>();
     const attemptsByKey = new Map<string, number>();
     const stored = new Map<string, { body: string; response: unknown }>();

@@ -3,6 +3,7 @@
  * closes; deliveries by fetch; a seeded random source (its seed printed) and a deliberately slow
  * asynchronous DeliveryStore built on it.
  */
+import { seededRandom, testSeed as seededTestSeed } from '../helpers/seeded.js';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createWebhookHandler, type ClaimOutcome, type DeliveryStore, type WebhookHandlerOptions } from '../../src/events/index.js';
@@ -49,24 +50,9 @@ export const invoicePaid = (invoiceId: number) => ({
   data: { invoiceId, txId: 'fc9a4366ff3d4964b5dbc6c91a8722d3', status: 'COMPLETED', paymentMethod: 'PIX', amount: 249.9, dueDate: '2025-04-10T00:00:00-03:00', description: 'Pedido 10482', customer: { name: 'Mariana Costa Ribeiro', document: '***.034.325-**' } },
 });
 
-/** mulberry32: a small seeded generator, so a failing interleaving can be replayed with its seed. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** The seed of this run: WEBHOOK_TEST_SEED to replay one, else the clock; printed either way. */
-export function testSeed(label: string): number {
-  const seed = process.env.WEBHOOK_TEST_SEED ? Number(process.env.WEBHOOK_TEST_SEED) : Date.now() % 2 ** 31;
-  console.log(`${label}: random seed ${seed} (replay with WEBHOOK_TEST_SEED=${seed})`);
-  return seed;
-}
+export const testSeed = (label: string): number => seededTestSeed(label, 'WEBHOOK_TEST_SEED');
+export { seededRandom };
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 

@@ -43,6 +43,11 @@ export async function startPaymentServer(pki: TestPki): Promise<PaymentServer> {
       request.resume();
       return send(response, 200, { access_token: 'fault-token', token_type: 'Bearer', expires_in: 3600 });
     }
+    if (request.method !== 'POST') {
+      // Reads are no payments: they take no fault (a test warms its connection with one).
+      request.resume();
+      return send(response, 200, {});
+    }
     const fault = state.faults.shift() ?? { kind: 'none' };
     if (fault.kind === 'reset-during-body') {
       // The body has not been read: nothing is executed.

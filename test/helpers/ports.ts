@@ -1,14 +1,2 @@
-import { createServer } from 'node:net';
-
 /** A port that was free a moment ago on 127.0.0.1, for servers (Prism) that cannot bind port 0 themselves. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
+export { freeLoopbackPort as freePort } from '../../src/cli/ports.js';

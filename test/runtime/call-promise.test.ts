@@ -6,6 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createCoreBankingClient, ProblemError } from '../../src/core-banking/index.js';
 import { sendJson, startLoopbackServer, type Handler, type LoopbackServer } from '../helpers/loopback.js';
+import { feeRule } from '../helpers/fee-rule.js';
 
 let server: LoopbackServer | undefined;
 afterEach(async () => {
@@ -13,7 +14,7 @@ afterEach(async () => {
   server = undefined;
 });
 
-const rule = { id: '0e3ec47e-2fc8-4c4c-bdee-0eb80eb91a50', baasId: '8313d412-4f4b-4f33-8f97-e1a279e8f514', name: 'Tarifa Pix', percent: 1, fixedAmount: 0, minAmount: 0, maxAmount: 1, weight: 1, effectiveDate: null, requirements: [], createdAt: '2026-01-10T12:00:00Z', updatedAt: '2026-01-10T12:00:00Z' };
+const rule = feeRule;
 
 async function platform(handler: Handler) {
   server = await startLoopbackServer((request, response) => (request.path === '/auth/token' ? sendJson(response, 200, { access_token: 't', token_type: 'Bearer', expires_in: 3600 }) : handler(request, response)));

@@ -10,6 +10,7 @@ import { createTestPki, type TestPki } from '../helpers/certificates.js';
 import { startPaymentServer, type Fault, type PaymentServer } from '../helpers/payment-server.js';
 import { sendJson, startLoopbackServer } from '../helpers/loopback.js';
 import { freePort } from '../helpers/ports.js';
+import { seededRandom, testSeed } from '../helpers/seeded.js';
 
 let pki: TestPki;
 let server: PaymentServer;
@@ -64,9 +65,9 @@ describe('a payment whose server commits and then fails', () => {
   }, 30_000);
 
   it('a reset over TLS with a short timeout is a ConnectionError at once, not a TimeoutError after a diagnosis', async () => {
-    server.faults = [{ kind: 'reset-during-body' }];
     const client = clientOf(server.url, { maxRetries: 0 }, 300);
-    await client.accounts.list({}).catch(() => undefined); // token and connection first, so the timeout only covers the payment
+    // The token and a connection first, so the short timeout covers only the payment.
+    await client.accounts.list({});
     server.faults = [{ kind: 'reset-during-body' }];
     const error = await failureOf(client.invoices.create({ path: { accountId: 1 }, body: invoice(3) }));
     expect(error).not.toBeInstanceOf(TimeoutError);
@@ -104,23 +105,9 @@ describe('a payment whose server commits and then fails', () => {
   });
 });
 
-/** mulberry32: a seeded PRNG, so a failing run can be replayed with FAULT_SEED. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 describe('random faults over mutual TLS', () => {
   it('30 keyed payments: never executed twice, never an AuthError; an error says whether it may have run; the key again settles it', async () => {
-    const seed = Number(process.env.FAULT_SEED ?? Date.now() % 2 ** 31);
-    console.log(`fault seed ${seed} (FAULT_SEED=${seed} replays it)`);
-    const random = seeded(seed);
+    const random = seededRandom(testSeed('fault injection', 'FAULT_SEED'));
     const pick = (): Fault => {
       const roll = random();
       if (roll < 0.2) return { kind: 'drop-after-commit' };
