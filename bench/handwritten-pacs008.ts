@@ -12,8 +12,35 @@ const initiations = new Set(['MANU', 'DICT', 'INIC', 'QRDN', 'QRES', 'QRPG']);
 const purposes = new Set(['IPAY', 'GSCB', 'OTHR']);
 const agentModes = new Set(['AGFSS', 'AGTEC', 'AGTOT']);
 const priorities = new Set(['PAGPRI', 'PAGFRD', 'PAGAGD']);
-const required = ['valor', 'nomeUsuarioPagador', 'contaUsuarioPagador', 'agenciaUsuarioPagador', 'tipoContaUsuarioPagador', 'participanteDoUsuarioPagador', 'participanteDoUsuarioRecebedor', 'cpfCnpjUsuarioRecebedor', 'contaUsuarioRecebedor', 'agenciaUsuarioRecebedor', 'tipoContaUsuarioRecebedor', 'formaDeIniciacao', 'finalidadeDaTransacao'];
-const known = new Set([...required, 'idConciliacaoRecebedor', 'cpfCnpjUsuarioPagador', 'informacoesEntreUsuarios', 'idContaTransacional', 'modalidadeAgente', 'prestadorDoServicoDeSaque', 'informacoesValor', 'tipoPrioridadePagamento', 'endToEndID', 'cnpjIniciadorPagamento', 'recebimento']);
+const required = [
+  'valor',
+  'nomeUsuarioPagador',
+  'contaUsuarioPagador',
+  'agenciaUsuarioPagador',
+  'tipoContaUsuarioPagador',
+  'participanteDoUsuarioPagador',
+  'participanteDoUsuarioRecebedor',
+  'cpfCnpjUsuarioRecebedor',
+  'contaUsuarioRecebedor',
+  'agenciaUsuarioRecebedor',
+  'tipoContaUsuarioRecebedor',
+  'formaDeIniciacao',
+  'finalidadeDaTransacao',
+];
+const known = new Set([
+  ...required,
+  'idConciliacaoRecebedor',
+  'cpfCnpjUsuarioPagador',
+  'informacoesEntreUsuarios',
+  'idContaTransacional',
+  'modalidadeAgente',
+  'prestadorDoServicoDeSaque',
+  'informacoesValor',
+  'tipoPrioridadePagamento',
+  'endToEndID',
+  'cnpjIniciadorPagamento',
+  'recebimento',
+]);
 const accountPattern = /^[0-9]{1,20}$/;
 const branchPattern = /^[0-9]{1,4}$/;
 const dateTimePattern = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
@@ -67,7 +94,8 @@ export function validatePacs008(message: unknown): string[] {
     if (!Array.isArray(m.informacoesValor)) errors.push('/informacoesValor: invalid');
     else
       m.informacoesValor.forEach((item: unknown, index: number) => {
-        if (typeof item !== 'object' || item === null || Array.isArray(item)) return void errors.push(`/informacoesValor/${index}: invalid`);
+        if (typeof item !== 'object' || item === null || Array.isArray(item))
+          return void errors.push(`/informacoesValor/${index}: invalid`);
         const part = item as Record<string, unknown>;
         for (const name in part) if (name !== 'valor' && name !== 'tipo') errors.push(`/informacoesValor/${index}/${name}: unknown`);
         if (typeof part.valor !== 'number' || !(part.valor > 0)) errors.push(`/informacoesValor/${index}/valor: invalid`);

@@ -79,7 +79,12 @@ function benchRegenerate() {
 // 2. Validators: generated standalone vs ajv compiled at run time vs an interpreter vs hand-written (pacs.008).
 function benchValidators() {
   log('validators …');
-  const bundles = Object.fromEntries(['accounts', 'pix', 'messages'].map((name) => [name, JSON.parse(readFileSync(join(projectRoot, 'generated', name, 'openapi.json'), 'utf8')) as Json]));
+  const bundles = Object.fromEntries(
+    ['accounts', 'pix', 'messages'].map((name) => [
+      name,
+      JSON.parse(readFileSync(join(projectRoot, 'generated', name, 'openapi.json'), 'utf8')) as Json,
+    ]),
+  );
   const runtimeAjv = (name: string, pointer: string) => {
     const ajv = new Ajv2020({ allErrors: true, strict: false });
     addFormats(ajv);
@@ -89,7 +94,15 @@ function benchValidators() {
     return (value: unknown) => validate(value);
   };
   const strip = (value: any): any =>
-    Array.isArray(value) ? value.map(strip) : value && typeof value === 'object' ? Object.fromEntries(Object.entries(value).filter(([key]) => key !== 'example' && key !== 'examples' && !key.startsWith('x-')).map(([key, inner]) => [key, strip(inner)])) : value;
+    Array.isArray(value)
+      ? value.map(strip)
+      : value && typeof value === 'object'
+        ? Object.fromEntries(
+            Object.entries(value)
+              .filter(([key]) => key !== 'example' && key !== 'examples' && !key.startsWith('x-'))
+              .map(([key, inner]) => [key, strip(inner)]),
+          )
+        : value;
   const interpreter = (name: string, pointer: string) => {
     const validator = new Validator({ $ref: `https://contrato.invalid/${name}#${pointer}` } as never, '2020-12', false);
     validator.addSchema({ components: { schemas: strip(bundles[name]!.components.schemas) } } as never, `https://contrato.invalid/${name}`);
@@ -118,7 +131,12 @@ function benchValidators() {
       pointer: `/components/schemas/${messageTable['pacs.008'].schema}`,
       bundle: 'messages',
       valid: pacs008,
-      invalid: { ...pacs008, participanteDoUsuarioPagador: '0036', cpfCnpjUsuarioRecebedor: '11222333000180', tipoContaUsuarioPagador: 'CHCK' },
+      invalid: {
+        ...pacs008,
+        participanteDoUsuarioPagador: '0036',
+        cpfCnpjUsuarioRecebedor: '11222333000180',
+        tipoContaUsuarioPagador: 'CHCK',
+      },
       handwritten: validatePacs008,
     },
     {
@@ -128,7 +146,11 @@ function benchValidators() {
       bundle: 'pix',
       valid: cobv,
       // Broken in ways every competitor can see (the interpreter knows none of contrato's formats).
-      invalid: { ...Object.fromEntries(Object.entries(cobv).filter(([key]) => key !== 'calendario')), valor: { ...cobv.valor, original: 10 }, chave: 'not a key' },
+      invalid: {
+        ...Object.fromEntries(Object.entries(cobv).filter(([key]) => key !== 'calendario')),
+        valor: { ...cobv.valor, original: 10 },
+        chave: 'not a key',
+      },
     },
     {
       name: 'CaaS order',
@@ -151,7 +173,12 @@ function benchValidators() {
     const runtime = runtimeAjv(c.bundle, c.pointer);
     const interpreted = interpreter(c.bundle, c.pointer);
     // The competitors must agree on what is valid before their speed means anything.
-    for (const [label, fn] of [['generated', c.generated], ['runtime ajv', runtime], ['interpreter', interpreted], ...(c.handwritten ? [['hand-written', (v: unknown) => c.handwritten!(v).length === 0]] : [])] as [string, (v: unknown) => unknown][]) {
+    for (const [label, fn] of [
+      ['generated', c.generated],
+      ['runtime ajv', runtime],
+      ['interpreter', interpreted],
+      ...(c.handwritten ? [['hand-written', (v: unknown) => c.handwritten!(v).length === 0]] : []),
+    ] as [string, (v: unknown) => unknown][]) {
       if (!fn(c.valid) || fn(c.invalid)) throw new Error(`${c.name}: ${label} disagrees on the valid or invalid input`);
     }
     const both = (fn: (value: unknown) => unknown) => () => {
@@ -180,11 +207,27 @@ function benchValidators() {
 //    without and with request validation (responses are not checked in either).
 async function benchClient() {
   log('client overhead …');
-  const feeRule = { id: '0e3ec47e-2fc8-4c4c-bdee-0eb80eb91a50', baasId: '8313d412-4f4b-4f33-8f97-e1a279e8f514', name: 'Tarifa Pix', percent: 0.99, fixedAmount: 0, minAmount: 0.5, maxAmount: 15, weight: 1, effectiveDate: null, requirements: [], createdAt: '2026-01-10T12:00:00Z', updatedAt: '2026-01-10T12:00:00Z' };
+  const feeRule = {
+    id: '0e3ec47e-2fc8-4c4c-bdee-0eb80eb91a50',
+    baasId: '8313d412-4f4b-4f33-8f97-e1a279e8f514',
+    name: 'Tarifa Pix',
+    percent: 0.99,
+    fixedAmount: 0,
+    minAmount: 0.5,
+    maxAmount: 15,
+    weight: 1,
+    effectiveDate: null,
+    requirements: [],
+    createdAt: '2026-01-10T12:00:00Z',
+    updatedAt: '2026-01-10T12:00:00Z',
+  };
   const body = JSON.stringify(feeRule);
   const server = createServer((request, response) => {
     request.resume();
-    if (request.url === '/auth/token') return response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ access_token: 'tok', token_type: 'Bearer', expires_in: 3600 }));
+    if (request.url === '/auth/token')
+      return response
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ access_token: 'tok', token_type: 'Bearer', expires_in: 3600 }));
     response.writeHead(200, { 'content-type': 'application/json' }).end(body);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -197,16 +240,29 @@ async function benchClient() {
     createRuntime({
       baseUrl: url,
       operations: operationTable,
-      validators: Object.fromEntries(Object.keys(operationTable).map((id) => [id, { body: null, parameters: { path: acceptAll, query: acceptAll, header: acceptAll }, responses: {} }])),
+      validators: Object.fromEntries(
+        Object.keys(operationTable).map((id) => [
+          id,
+          { body: null, parameters: { path: acceptAll, query: acceptAll, header: acceptAll }, responses: {} },
+        ]),
+      ),
       fetch: transport.fetch,
       tokens: new TokenCache({ issue: async () => ({ accessToken: 'tok', expiresIn: 3600 }) }),
       retry: { maxRetries: 0 },
     }),
   );
-  const checked = createCoreBankingClient({ baseUrl: url, clientId: 'bench', clientSecret: 'bench', rateLimit: false, retry: { maxRetries: 0 } });
+  const checked = createCoreBankingClient({
+    baseUrl: url,
+    clientId: 'bench',
+    clientSecret: 'bench',
+    rateLimit: false,
+    retry: { maxRetries: 0 },
+  });
   const args = { path: { id: feeRule.id } };
   const raw = async () => {
-    const response = await fetch(`${url}/fee-rules/${feeRule.id}`, { headers: { authorization: 'Bearer tok', accept: 'application/json' } });
+    const response = await fetch(`${url}/fee-rules/${feeRule.id}`, {
+      headers: { authorization: 'Bearer tok', accept: 'application/json' },
+    });
     await response.json();
   };
   // The three are interleaved call by call, so drift of the machine hits them alike.
@@ -240,19 +296,45 @@ async function benchClient() {
 // 4. Import cost of each subpath in a fresh process, and its bundle size (minified + gzip).
 async function benchImports() {
   log('imports …');
-  const subpaths: Record<string, string> = { accounts: 'accounts', pix: 'pix', messages: 'messages', 'core-banking': 'core-banking', events: 'events', formats: 'formats', '.': '' };
+  const subpaths: Record<string, string> = {
+    accounts: 'accounts',
+    pix: 'pix',
+    messages: 'messages',
+    'core-banking': 'core-banking',
+    events: 'events',
+    formats: 'formats',
+    '.': '',
+  };
   const entry = (subpath: string) => join(projectRoot, 'dist/src', subpath, 'index.js');
   const empty: number[] = [];
   const times: Record<string, number[]> = {};
   for (let r = 0; r < rounds; r += 1) {
     empty.push(wallMs(process.execPath, ['--input-type=module', '-e', '']));
-    for (const [name, subpath] of Object.entries(subpaths)) (times[name] ??= []).push(wallMs(process.execPath, ['--input-type=module', '-e', `await import(${JSON.stringify(entry(subpath))})`]));
+    for (const [name, subpath] of Object.entries(subpaths))
+      (times[name] ??= []).push(wallMs(process.execPath, ['--input-type=module', '-e', `await import(${JSON.stringify(entry(subpath))})`]));
   }
   const result: Record<string, { addedMs: number; gzipBytes: number; otherInterfacesLoaded: string[] }> = {};
   for (const [name, subpath] of Object.entries(subpaths)) {
-    const bundled = await build({ entryPoints: [entry(subpath)], bundle: true, minify: true, platform: 'node', format: 'esm', write: false, metafile: true, logLevel: 'silent', external: ['undici'] });
-    const generated = [...new Set(Object.keys(bundled.metafile.inputs).map((input) => /generated\/([^/]+)\//.exec(input)?.[1]).filter((x): x is string => x !== undefined))];
-    const own = name === 'events' ? ['accounts'] : name === 'pix' ? ['pix', 'pix-location'] : name === 'formats' || name === '.' ? null : [name];
+    const bundled = await build({
+      entryPoints: [entry(subpath)],
+      bundle: true,
+      minify: true,
+      platform: 'node',
+      format: 'esm',
+      write: false,
+      metafile: true,
+      logLevel: 'silent',
+      external: ['undici'],
+    });
+    const generated = [
+      ...new Set(
+        Object.keys(bundled.metafile.inputs)
+          .map((input) => /generated\/([^/]+)\//.exec(input)?.[1])
+          .filter((x): x is string => x !== undefined),
+      ),
+    ];
+    const own =
+      name === 'events' ? ['accounts'] : name === 'pix' ? ['pix', 'pix-location'] : name === 'formats' || name === '.' ? null : [name];
     result[name === '.' ? 'contrato' : `contrato/${name}`] = {
       addedMs: Math.round(median(times[name]!) - median(empty)),
       gzipBytes: gzipSync(bundled.outputFiles[0]!.contents).length,
@@ -271,7 +353,24 @@ function benchTypecheck() {
   symlinkSync(join(projectRoot, 'node_modules/@types/node'), join(consumer, 'node_modules/@types/node'));
   copyFileSync(join(projectRoot, 'test/package/consumer/consumer.ts'), join(consumer, 'consumer.ts'));
   writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'bench-consumer', type: 'module', private: true }));
-  writeFileSync(join(consumer, 'tsconfig.json'), JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, exactOptionalPropertyTypes: true, noUncheckedIndexedAccess: true, resolveJsonModule: true, types: ['node'], noEmit: true, skipLibCheck: true }, files: ['consumer.ts'] }));
+  writeFileSync(
+    join(consumer, 'tsconfig.json'),
+    JSON.stringify({
+      compilerOptions: {
+        target: 'ES2022',
+        module: 'NodeNext',
+        moduleResolution: 'NodeNext',
+        strict: true,
+        exactOptionalPropertyTypes: true,
+        noUncheckedIndexedAccess: true,
+        resolveJsonModule: true,
+        types: ['node'],
+        noEmit: true,
+        skipLibCheck: true,
+      },
+      files: ['consumer.ts'],
+    }),
+  );
   const tsc = join(projectRoot, 'node_modules/typescript/bin/tsc');
   const seconds: number[] = [];
   for (let r = 0; r < 3; r += 1) {
@@ -305,18 +404,40 @@ const results = {
 writeFileSync(join(projectRoot, 'bench/results.json'), `${JSON.stringify(results, null, 2)}\n`);
 
 const rows: [string, string, string][] = [];
-if (results.regenerate) rows.push(['regenerate, full (s)', String(results.regenerate.fullSeconds), '≤ 8'], ['regenerate, no-op (s)', String(results.regenerate.noopSeconds), '≤ 0.5']);
+if (results.regenerate)
+  rows.push(
+    ['regenerate, full (s)', String(results.regenerate.fullSeconds), '≤ 8'],
+    ['regenerate, no-op (s)', String(results.regenerate.noopSeconds), '≤ 0.5'],
+  );
 for (const v of results.validators ?? []) {
   rows.push([`${v.name}: ops/s (valid + invalid)`, String(v.opsPerSecond), '']);
   if (v.generatedVsHandwritten !== null) rows.push([`${v.name}: generated / hand-written`, `${v.generatedVsHandwritten}×`, '≥ 0.7×']);
-  rows.push([`${v.name}: generated / interpreter`, `${v.generatedVsInterpreter}×`, '≥ 3×'], [`${v.name}: generated / ajv at run time`, `${v.generatedVsRuntimeAjv}×`, '']);
+  rows.push(
+    [`${v.name}: generated / interpreter`, `${v.generatedVsInterpreter}×`, '≥ 3×'],
+    [`${v.name}: generated / ajv at run time`, `${v.generatedVsRuntimeAjv}×`, ''],
+  );
 }
-if (results.client) rows.push(['facade, no request validation / raw fetch', `${results.client.overheadVsFetch}×`, '≤ 1.10×'], ['facade with request validation / raw fetch', `${results.client.overheadVsFetchWithValidation}×`, '≤ 1.10×']);
-for (const [name, value] of Object.entries(results.import ?? {})) rows.push([`import ${name}: added ms, gzip bytes`, `${value.addedMs} ms, ${value.gzipBytes} B${value.otherInterfacesLoaded.length ? `, loads ${value.otherInterfacesLoaded.join(', ')}` : ''}`, '≤ 50 ms']);
+if (results.client)
+  rows.push(
+    ['facade, no request validation / raw fetch', `${results.client.overheadVsFetch}×`, '≤ 1.10×'],
+    ['facade with request validation / raw fetch', `${results.client.overheadVsFetchWithValidation}×`, '≤ 1.10×'],
+  );
+for (const [name, value] of Object.entries(results.import ?? {}))
+  rows.push([
+    `import ${name}: added ms, gzip bytes`,
+    `${value.addedMs} ms, ${value.gzipBytes} B${value.otherInterfacesLoaded.length ? `, loads ${value.otherInterfacesLoaded.join(', ')}` : ''}`,
+    '≤ 50 ms',
+  ]);
 if (results.typecheck) rows.push(['tsc --noEmit, consumer of all clients (s)', String(results.typecheck.seconds), '≤ 3']);
 if (results.startup) {
   const s = results.startup;
-  rows.push(['npm start until all ready, site to build (s)', String(s.startColdSeconds), ''], ['npm start until all ready, site built (s)', String(s.startWarmSeconds), '≤ 10'], ['npx contrato --version, empty npm cache (s)', String(s.npxFirstSeconds), '≤ 3'], ['npx contrato --version, again (s)', String(s.npxWarmSeconds), '≤ 3'], ['node dist/src/cli/main.js --version (s)', String(s.binDirectSeconds), '']);
+  rows.push(
+    ['npm start until all ready, site to build (s)', String(s.startColdSeconds), ''],
+    ['npm start until all ready, site built (s)', String(s.startWarmSeconds), '≤ 10'],
+    ['npx contrato --version, empty npm cache (s)', String(s.npxFirstSeconds), '≤ 3'],
+    ['npx contrato --version, again (s)', String(s.npxWarmSeconds), '≤ 3'],
+    ['node dist/src/cli/main.js --version (s)', String(s.binDirectSeconds), ''],
+  );
 }
 const width = Math.max(...rows.map((row) => row[0].length));
 console.log(`${results.machine}; ${rounds} rounds, medians\n`);

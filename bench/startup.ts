@@ -14,7 +14,10 @@ const startLimitMs = 180_000;
 /** Seconds from spawning `npm start`'s script until it prints "all ready"; then stops it. */
 function secondsUntilReady(siteDir: string): Promise<number> {
   const started = performance.now();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts', '--port', '0', '--site', siteDir], { cwd: projectRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts', '--port', '0', '--site', siteDir], {
+    cwd: projectRoot,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {

@@ -23,13 +23,25 @@ const filesBelow = (dir) =>
 /** What dist/ is made from: the sources, the compiler and its settings, this script. */
 function inputsHash() {
   const hash = createHash('sha256');
-  const files = [...filesBelow(join(root, 'src')), ...filesBelow(join(root, 'generated')), join(root, 'tsconfig.json'), join(root, 'tsconfig.build.json'), fileURLToPath(import.meta.url), require.resolve('typescript/package.json')];
+  const files = [
+    ...filesBelow(join(root, 'src')),
+    ...filesBelow(join(root, 'generated')),
+    join(root, 'tsconfig.json'),
+    join(root, 'tsconfig.build.json'),
+    fileURLToPath(import.meta.url),
+    require.resolve('typescript/package.json'),
+  ];
   for (const file of files) hash.update(file.slice(root.length)).update('\0').update(readFileSync(file)).update('\0');
   return hash.digest('hex');
 }
 
 const stamp = inputsHash();
-if (!process.argv.includes('--force') && existsSync(stampPath) && existsSync(join(root, 'dist/src/cli/main.js')) && readFileSync(stampPath, 'utf8') === stamp) {
+if (
+  !process.argv.includes('--force') &&
+  existsSync(stampPath) &&
+  existsSync(join(root, 'dist/src/cli/main.js')) &&
+  readFileSync(stampPath, 'utf8') === stamp
+) {
   console.error('dist/ is up to date');
   process.exit(0);
 }

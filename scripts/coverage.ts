@@ -13,7 +13,12 @@ import { projectRoot } from './lib.js';
 
 type Json = Record<string, any>;
 const letters: Record<string, string> = { A: 'accounts', B: 'pix', C: 'messages', D: 'core-banking' };
-const titles: Record<string, string> = { A: 'Accounts API (A)', B: 'Pix receiving API (B)', C: 'Pix message exchange API (C)', D: 'Core banking API (D)' };
+const titles: Record<string, string> = {
+  A: 'Accounts API (A)',
+  B: 'Pix receiving API (B)',
+  C: 'Pix message exchange API (C)',
+  D: 'Core banking API (D)',
+};
 const enforcements = ['schema', 'code', 'runtime', 'not-checkable'] as const;
 
 interface Entry {
@@ -48,7 +53,8 @@ export function computeCoverage(options: { root?: string; trace?: Json } = {}): 
   const inventory = JSON.parse(readFileSync(join(root, 'specs/inventory.json'), 'utf8')) as Json;
   const trace = options.trace ?? (parse(readFileSync(join(root, 'specs/traceability.yaml'), 'utf8')) as Json);
   const bundles = new Map<string, Json>();
-  for (const name of ['accounts', 'pix', 'pix-location', 'messages', 'core-banking']) bundles.set(name, JSON.parse(readFileSync(join(root, 'generated', name, 'openapi.json'), 'utf8')) as Json);
+  for (const name of ['accounts', 'pix', 'pix-location', 'messages', 'core-banking'])
+    bundles.set(name, JSON.parse(readFileSync(join(root, 'generated', name, 'openapi.json'), 'utf8')) as Json);
   const testText = new Map<string, string>();
   const readTest = (file: string): string | undefined => {
     if (!testText.has(file)) testText.set(file, existsSync(join(root, file)) ? readFileSync(join(root, file), 'utf8') : '');
@@ -58,16 +64,19 @@ export function computeCoverage(options: { root?: string; trace?: Json } = {}): 
 
   const checkEntry = (kind: string, id: string, entry: Entry | undefined, options: { rule?: boolean } = {}): void => {
     if (!entry) return void problems.push(`${kind} ${id}: not accounted for in specs/traceability.yaml`);
-    for (const pointer of entry.spec ?? []) if (!pointerResolves(pointer, bundles)) problems.push(`${kind} ${id}: spec pointer ${pointer} does not resolve`);
+    for (const pointer of entry.spec ?? [])
+      if (!pointerResolves(pointer, bundles)) problems.push(`${kind} ${id}: spec pointer ${pointer} does not resolve`);
     if (entry.file && !existsSync(join(root, entry.file))) problems.push(`${kind} ${id}: file ${entry.file} does not exist`);
     for (const test of entry.tests ?? []) {
       const text = readTest(test);
       if (!text) problems.push(`${kind} ${id}: test ${test} does not exist`);
     }
     if (options.rule) {
-      if (!entry.enforced || !enforcements.includes(entry.enforced)) problems.push(`rule ${id}: enforced must be one of ${enforcements.join(', ')}`);
+      if (!entry.enforced || !enforcements.includes(entry.enforced))
+        problems.push(`rule ${id}: enforced must be one of ${enforcements.join(', ')}`);
       if (entry.enforced === 'not-checkable' && !entry.reason) problems.push(`rule ${id}: not checkable, but no reason given`);
-      if (entry.enforced !== 'not-checkable' && !(entry.tests ?? []).some((test) => readTest(test)?.includes(id))) problems.push(`rule ${id}: no listed test names it`);
+      if (entry.enforced !== 'not-checkable' && !(entry.tests ?? []).some((test) => readTest(test)?.includes(id)))
+        problems.push(`rule ${id}: no listed test names it`);
     } else if ((entry.spec ?? []).length === 0) {
       problems.push(`${kind} ${id}: no spec pointer`);
     }
@@ -76,7 +85,8 @@ export function computeCoverage(options: { root?: string; trace?: Json } = {}): 
   const operations = (trace.operations ?? {}) as Record<string, Entry>;
   for (const operation of inventory.operations as Json[]) checkEntry('operation', operation.id, operations[operation.id]);
   const shapes = (trace.shapes ?? {}) as Record<string, Entry>;
-  for (const shape of inventory.shapes as Json[]) checkEntry('shape', `${shape.interface}.${shape.name}`, shapes[`${shape.interface}.${shape.name}`]);
+  for (const shape of inventory.shapes as Json[])
+    checkEntry('shape', `${shape.interface}.${shape.name}`, shapes[`${shape.interface}.${shape.name}`]);
   const messages = (trace.messages ?? {}) as Record<string, Entry>;
   for (const message of inventory.messages as Json[]) checkEntry('message', message.name, messages[message.name]);
   const events = (trace.events ?? {}) as Record<string, Entry>;
@@ -93,7 +103,8 @@ export function computeCoverage(options: { root?: string; trace?: Json } = {}): 
     operations: new Set((inventory.operations as Json[]).map((o) => o.id)),
     rules: new Set((inventory.rules as Json[]).map((r) => r.id)),
   };
-  for (const id of Object.keys(operations)) if (!known.operations.has(id)) problems.push(`operation ${id}: in the traceability but not in the inventory`);
+  for (const id of Object.keys(operations))
+    if (!known.operations.has(id)) problems.push(`operation ${id}: in the traceability but not in the inventory`);
   for (const id of Object.keys(rules)) if (!known.rules.has(id)) problems.push(`rule ${id}: in the traceability but not in the inventory`);
 
   return { problems, markdown: render(inventory, operations, rules, notShown) };
@@ -126,13 +137,20 @@ function render(inventory: Json, operations: Record<string, Entry>, rules: Recor
       byEnforcement.set(enforced, [...(byEnforcement.get(enforced) ?? []), rule.id]);
     }
     lines.push(`## ${titles[letter]} — \`contrato/${letters[letter]}\``, '');
-    lines.push(`**Operations** (${ofInterface.length}): ${['exact', 'standard', 'provisional', 'named-only'].map((status) => `${byStatus.get(status)?.length ?? 0} ${status}`).join(', ')}.`, '');
+    lines.push(
+      `**Operations** (${ofInterface.length}): ${['exact', 'standard', 'provisional', 'named-only'].map((status) => `${byStatus.get(status)?.length ?? 0} ${status}`).join(', ')}.`,
+      '',
+    );
     lines.push('| status | operations |', '|---|---|');
     for (const status of ['exact', 'standard', 'provisional', 'named-only']) {
       const ids = byStatus.get(status) ?? [];
       if (ids.length) lines.push(`| ${status} | ${ids.map((id) => `\`${id}\``).join(', ')} |`);
     }
-    lines.push('', `**Rules** (${rulesOf.length}): ${enforcements.map((kind) => `${byEnforcement.get(kind)?.length ?? 0} ${kind}`).join(', ')}.`, '');
+    lines.push(
+      '',
+      `**Rules** (${rulesOf.length}): ${enforcements.map((kind) => `${byEnforcement.get(kind)?.length ?? 0} ${kind}`).join(', ')}.`,
+      '',
+    );
     const unchecked = byEnforcement.get('not-checkable') ?? [];
     if (unchecked.length) {
       lines.push('| not checkable by a client | reason |', '|---|---|');
@@ -141,9 +159,18 @@ function render(inventory: Json, operations: Record<string, Entry>, rules: Recor
     }
   }
   lines.push(`## Shapes, messages, events`, '');
-  lines.push(`${(inventory.shapes as Json[]).length} shapes, ${(inventory.messages as Json[]).length} messages and ${(inventory.events as Json[]).length} event types, each mapped to its schema in \`specs/traceability.yaml\`.`, '');
-  lines.push(`## Items the interface specification does not show (${notShown.length})`, '', '| section | item | handling |', '|---|---|---|');
-  for (const item of notShown) lines.push(`| ${item.section} | ${String(item.item).replace(/\|/g, '\\|')} | ${String(item.handling).replace(/\|/g, '\\|')} |`);
+  lines.push(
+    `${(inventory.shapes as Json[]).length} shapes, ${(inventory.messages as Json[]).length} messages and ${(inventory.events as Json[]).length} event types, each mapped to its schema in \`specs/traceability.yaml\`.`,
+    '',
+  );
+  lines.push(
+    `## Items the interface specification does not show (${notShown.length})`,
+    '',
+    '| section | item | handling |',
+    '|---|---|---|',
+  );
+  for (const item of notShown)
+    lines.push(`| ${item.section} | ${String(item.item).replace(/\|/g, '\\|')} | ${String(item.handling).replace(/\|/g, '\\|')} |`);
   return `${lines.join('\n')}\n`;
 }
 

@@ -84,7 +84,11 @@ function exampleOfSchema(document: JsonObject, schema: JsonObject): Json | undef
   const resolved = resolveLocal(document, schema);
   if (!isObject(resolved)) return undefined;
   // An enum's first member is as good an example as any.
-  return resolved.example ?? (Array.isArray(resolved.examples) ? resolved.examples[0] : undefined) ?? (Array.isArray(resolved.enum) ? resolved.enum[0] : undefined);
+  return (
+    resolved.example ??
+    (Array.isArray(resolved.examples) ? resolved.examples[0] : undefined) ??
+    (Array.isArray(resolved.enum) ? resolved.enum[0] : undefined)
+  );
 }
 
 function soleMedia(content: Json | undefined): { mediaType: string; media: JsonObject } | null {
@@ -231,6 +235,11 @@ export function webhooksOf(document: JsonObject): WebhookModel[] {
     if (!operation || typeof ref !== 'string' || !ref.startsWith('#/components/schemas/')) {
       throw new Error(`webhook ${type}: needs a POST whose JSON body is a $ref to a component schema`);
     }
-    return { type, operationId: String(operation.operationId ?? ''), summary: String(operation.summary ?? ''), schema: ref.slice('#/components/schemas/'.length) };
+    return {
+      type,
+      operationId: String(operation.operationId ?? ''),
+      summary: String(operation.summary ?? ''),
+      schema: ref.slice('#/components/schemas/'.length),
+    };
   });
 }

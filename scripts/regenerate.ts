@@ -50,8 +50,22 @@ function currentInputs(): Record<string, string> {
   // What the generated files are made from: the spec sources, the generator and its configuration.
   // specs/traceability.yaml is read by `npm run coverage`, not by the generators.
   const specSources = listFiles('specs').filter((file) => /\.(ya?ml)$|\.schema\.json$/.test(file) && file !== 'specs/traceability.yaml');
-  const generator = [...listFiles('scripts/steps'), ...listFiles('scripts/templates'), 'scripts/regenerate.ts', 'scripts/lib.ts', 'scripts/openapi-model.ts'];
-  const files = [...specSources, ...generator, 'src/interfaces.ts', 'src/formats/registry.ts', 'src/bundle-operations.ts', 'src/runtime/json-pointer.ts', 'redocly.yaml'];
+  const generator = [
+    ...listFiles('scripts/steps'),
+    ...listFiles('scripts/templates'),
+    'scripts/regenerate.ts',
+    'scripts/lib.ts',
+    'scripts/openapi-model.ts',
+  ];
+  const files = [
+    ...specSources,
+    ...generator,
+    'src/interfaces.ts',
+    'src/formats/registry.ts',
+    'src/bundle-operations.ts',
+    'src/runtime/json-pointer.ts',
+    'redocly.yaml',
+  ];
   return Object.fromEntries(files.map((file) => [file, sha256(readFileSync(join(projectRoot, file)))]));
 }
 
@@ -108,7 +122,10 @@ async function main(): Promise<number> {
       if (!flag('--no-docs')) {
         const { buildSite } = await import('../src/cli/site.js');
         const siteStarted = performance.now();
-        const built = await buildSite(siteDir, { log: console.log, onBuildStart: () => console.log('site/ is older than its sources; building it') });
+        const built = await buildSite(siteDir, {
+          log: console.log,
+          onBuildStart: () => console.log('site/ is older than its sources; building it'),
+        });
         console.log(built ? `site/ built in ${Math.round(performance.now() - siteStarted)} ms` : 'site/ is up to date');
       }
       return 0;
@@ -138,7 +155,8 @@ async function main(): Promise<number> {
   if (!outDir) {
     const manifest: Manifest = { tools: toolVersions(), inputs: currentInputs(), outputs: hashOutputs() };
     writeFile(manifestPath, stableJson(manifest));
-    if (!flag('--no-docs')) console.log((await buildSite(siteDir, { force: flag('--force'), log: console.log })) ? 'site/ built' : 'site/ is up to date');
+    if (!flag('--no-docs'))
+      console.log((await buildSite(siteDir, { force: flag('--force'), log: console.log })) ? 'site/ built' : 'site/ is up to date');
   }
   console.log(`done in ${Math.round(performance.now() - started)} ms`);
   return 0;

@@ -12,7 +12,10 @@ const args = process.argv.slice(2);
 if (!args.includes('--help') && !args.includes('-h')) {
   console.log('checking generated/ against specs/ (regenerates what is stale)…');
   // The site is built by `contrato start`, at the same time as the mocks start.
-  const regenerate = spawnSync(process.execPath, ['--import', 'tsx', join(projectRoot, 'scripts/regenerate.ts'), '--no-docs'], { stdio: 'inherit', cwd: projectRoot });
+  const regenerate = spawnSync(process.execPath, ['--import', 'tsx', join(projectRoot, 'scripts/regenerate.ts'), '--no-docs'], {
+    stdio: 'inherit',
+    cwd: projectRoot,
+  });
   if (regenerate.status !== 0) process.exit(regenerate.status ?? 1);
 }
 process.exitCode = await runCli(['start', ...args], { invokedAs: 'npm start --', defaultSite: join(projectRoot, 'site') });

@@ -31,6 +31,8 @@ export function resolveLocalRef(document: Json, value: unknown): Json {
 export function bundleOperations(document: Json): BundleOperation[] {
   return Object.entries((document.paths ?? {}) as Json).flatMap(([path, rawItem]) => {
     const pathItem = resolveLocalRef(document, rawItem);
-    return httpMethods.filter((method) => pathItem[method] && typeof pathItem[method] === 'object').map((method) => ({ method, path, operation: pathItem[method] as Json, pathItem }));
+    return httpMethods
+      .filter((method) => pathItem[method] && typeof pathItem[method] === 'object')
+      .map((method) => ({ method, path, operation: pathItem[method] as Json, pathItem }));
   });
 }

@@ -8,7 +8,10 @@ import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../scripts/lib.js';
 
 const source = join(projectRoot, 'src');
-const filesBelow = (dir: string): string[] => readdirSync(dir).flatMap((entry) => (statSync(join(dir, entry)).isDirectory() ? filesBelow(join(dir, entry)) : entry.endsWith('.ts') ? [join(dir, entry)] : []));
+const filesBelow = (dir: string): string[] =>
+  readdirSync(dir).flatMap((entry) =>
+    statSync(join(dir, entry)).isDirectory() ? filesBelow(join(dir, entry)) : entry.endsWith('.ts') ? [join(dir, entry)] : [],
+  );
 const folderOf = (file: string): string => {
   const path = relative(source, file);
   return path.includes('/') ? path.split('/')[0]! : '(src)';
@@ -56,7 +59,14 @@ describe('architecture of src/', () => {
   });
 
   it('finds a cycle when there is one (the check itself works)', () => {
-    expect(findCycle(new Map([['runtime', new Set(['rules'])], ['rules', new Set(['runtime'])]]))).toEqual(['runtime', 'rules', 'runtime']);
+    expect(
+      findCycle(
+        new Map([
+          ['runtime', new Set(['rules'])],
+          ['rules', new Set(['runtime'])],
+        ]),
+      ),
+    ).toEqual(['runtime', 'rules', 'runtime']);
   });
 
   it('keeps the runtime free of interfaces, rules and the CLI', () => {

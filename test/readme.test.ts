@@ -19,8 +19,13 @@ import { freePort } from './helpers/ports.js';
 
 const run = promisify(execFile);
 const readme = readFileSync(join(projectRoot, 'README.md'), 'utf8');
-const examples = [...readme.matchAll(/<!-- readme-example: ([a-z-]+) -->\n```ts\n([\s\S]*?)```/g)].map((match) => ({ name: match[1]!, code: match[2]! }));
-const shellCommands = [...readme.matchAll(/<!-- readme-shell: ([a-z-]+) -->\n```sh\n([\s\S]*?)```/g)].flatMap((match) => match[2]!.split('\n').filter((line) => line.trim() !== ''));
+const examples = [...readme.matchAll(/<!-- readme-example: ([a-z-]+) -->\n```ts\n([\s\S]*?)```/g)].map((match) => ({
+  name: match[1]!,
+  code: match[2]!,
+}));
+const shellCommands = [...readme.matchAll(/<!-- readme-shell: ([a-z-]+) -->\n```sh\n([\s\S]*?)```/g)].flatMap((match) =>
+  match[2]!.split('\n').filter((line) => line.trim() !== ''),
+);
 const tsxLoader = import.meta.resolve('tsx');
 /** The variables the examples read their addresses from, and the mock each one names. */
 const addressVariables = { ACCOUNTS_URL: 'accounts', PIX_URL: 'pix', MESSAGES_URL: 'messages', CORE_BANKING_URL: 'core-banking' } as const;
@@ -30,7 +35,9 @@ const environment: Record<string, string> = {};
 
 /** contrato as npm would install it into `folder`, its entry points and bin leading to this checkout's sources. */
 function installContrato(folder: string): void {
-  const manifest = JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as { exports: Record<string, string | { default: string }> };
+  const manifest = JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as {
+    exports: Record<string, string | { default: string }>;
+  };
   const packageDir = join(folder, 'node_modules/contrato');
   mkdirSync(join(folder, 'node_modules/.bin'), { recursive: true });
   mkdirSync(packageDir);
@@ -47,10 +54,16 @@ function installContrato(folder: string): void {
   const bin = join(packageDir, 'contrato.sh');
   writeFileSync(bin, `#!/bin/sh\nexec "${process.execPath}" --import "${tsxLoader}" "${join(projectRoot, 'src/cli/main.ts')}" "$@"\n`);
   chmodSync(bin, 0o755);
-  writeFileSync(join(packageDir, 'package.json'), JSON.stringify({ name: 'contrato', version: '0.0.0-checkout', type: 'module', bin: { contrato: 'contrato.sh' }, exports }));
+  writeFileSync(
+    join(packageDir, 'package.json'),
+    JSON.stringify({ name: 'contrato', version: '0.0.0-checkout', type: 'module', bin: { contrato: 'contrato.sh' }, exports }),
+  );
   writeFileSync(join(folder, 'node_modules/.bin/contrato'), `#!/bin/sh\nexec "${bin}" "$@"\n`);
   chmodSync(join(folder, 'node_modules/.bin/contrato'), 0o755);
-  writeFileSync(join(folder, 'package.json'), JSON.stringify({ name: 'readme-user', private: true, type: 'module', dependencies: { contrato: '*' } }));
+  writeFileSync(
+    join(folder, 'package.json'),
+    JSON.stringify({ name: 'readme-user', private: true, type: 'module', dependencies: { contrato: '*' } }),
+  );
 }
 
 beforeAll(async () => {
@@ -66,7 +79,13 @@ afterAll(async () => {
   rmSync(userFolder, { recursive: true, force: true });
 });
 
-const userEnvironment = (): NodeJS.ProcessEnv => ({ ...process.env, ...environment, npm_config_update_notifier: 'false', npm_config_audit: 'false', npm_config_fund: 'false' });
+const userEnvironment = (): NodeJS.ProcessEnv => ({
+  ...process.env,
+  ...environment,
+  npm_config_update_notifier: 'false',
+  npm_config_audit: 'false',
+  npm_config_fund: 'false',
+});
 
 describe('README', () => {
   it('has an example for each interface and for the events, and the certificate command', () => {
@@ -81,35 +100,62 @@ describe('README', () => {
       const { stderr } = await run('sh', ['-c', command], { cwd: userFolder, env: userEnvironment(), timeout: 60_000 });
       expect(stderr.replace(/npm warn[^\n]*\n/g, '')).toBe('');
     }
-    expect(readdirSync(userFolder).sort()).toEqual(['dev-ca-key.pem', 'dev-ca.pem', 'node_modules', 'package.json', 'participant-key.pem', 'participant.pem', 'participant.pfx', 'server-key.pem', 'server.pem']);
+    expect(readdirSync(userFolder).sort()).toEqual([
+      'dev-ca-key.pem',
+      'dev-ca.pem',
+      'node_modules',
+      'package.json',
+      'participant-key.pem',
+      'participant.pem',
+      'participant.pfx',
+      'server-key.pem',
+      'server.pem',
+    ]);
   }, 90_000);
 
-  it('examples type-check under the project\'s strict settings', async () => {
+  it("examples type-check under the project's strict settings", async () => {
     const checkFolder = mkdtempSync(join(tmpdir(), 'contrato-readme-types-'));
     try {
       installContrato(checkFolder);
       for (const example of examples) writeFileSync(join(checkFolder, `${example.name}.mts`), example.code);
-      const tsconfig = { extends: join(projectRoot, 'tsconfig.json'), compilerOptions: { noEmit: true, typeRoots: [join(projectRoot, 'node_modules/@types')] }, include: ['*.mts'], exclude: [] };
+      const tsconfig = {
+        extends: join(projectRoot, 'tsconfig.json'),
+        compilerOptions: { noEmit: true, typeRoots: [join(projectRoot, 'node_modules/@types')] },
+        include: ['*.mts'],
+        exclude: [],
+      };
       writeFileSync(join(checkFolder, 'tsconfig.json'), JSON.stringify(tsconfig));
-      const checked = await run(process.execPath, [fileURLToPath(import.meta.resolve('typescript/bin/tsc')), '-p', join(checkFolder, 'tsconfig.json')]).catch((error: { stdout: string }) => ({ stdout: error.stdout }));
+      const checked = await run(process.execPath, [
+        fileURLToPath(import.meta.resolve('typescript/bin/tsc')),
+        '-p',
+        join(checkFolder, 'tsconfig.json'),
+      ]).catch((error: { stdout: string }) => ({ stdout: error.stdout }));
       expect(checked.stdout).toBe('');
     } finally {
       rmSync(checkFolder, { recursive: true, force: true });
     }
   }, 120_000);
 
-  it.each(examples.map((example) => [example.name, example] as const))('%s runs as printed against the mocks', async (_name, example) => {
-    const file = join(userFolder, `${example.name}.mts`);
-    writeFileSync(file, example.code);
-    const { stdout, stderr } = await run(process.execPath, ['--import', tsxLoader, file], { cwd: userFolder, env: userEnvironment(), timeout: 60_000 });
-    expect(stderr).toBe('');
-    const want: Record<string, RegExp> = {
-      accounts: /wallets on ETH: \d+\norder [0-9a-f-]{36} \w+/,
-      pix: /charge \w+ \w+/,
-      messages: /sent E00360305\d{12}\w{11}\n[\s\S]*received \d+ messages/,
-      'core-banking': /fee rule [0-9a-f-]{36}[\s\S]*refused before sending: \/body\/name must have at least 1 character/,
-      events: /paid invoice 90215\nacknowledged with 200/,
-    };
-    expect(stdout).toMatch(want[example.name]!);
-  }, 90_000);
+  it.each(examples.map((example) => [example.name, example] as const))(
+    '%s runs as printed against the mocks',
+    async (_name, example) => {
+      const file = join(userFolder, `${example.name}.mts`);
+      writeFileSync(file, example.code);
+      const { stdout, stderr } = await run(process.execPath, ['--import', tsxLoader, file], {
+        cwd: userFolder,
+        env: userEnvironment(),
+        timeout: 60_000,
+      });
+      expect(stderr).toBe('');
+      const want: Record<string, RegExp> = {
+        accounts: /wallets on ETH: \d+\norder [0-9a-f-]{36} \w+/,
+        pix: /charge \w+ \w+/,
+        messages: /sent E00360305\d{12}\w{11}\n[\s\S]*received \d+ messages/,
+        'core-banking': /fee rule [0-9a-f-]{36}[\s\S]*refused before sending: \/body\/name must have at least 1 character/,
+        events: /paid invoice 90215\nacknowledged with 200/,
+      };
+      expect(stdout).toMatch(want[example.name]!);
+    },
+    90_000,
+  );
 });

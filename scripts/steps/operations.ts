@@ -57,8 +57,7 @@ function rowOf(model: OperationModel): OperationRow {
     };
   }
   const argsRequired =
-    model.requestBody?.required === true ||
-    model.parameters.some((p) => p.required && p.in !== 'cookie' && p.name !== idempotencyHeader);
+    model.requestBody?.required === true || model.parameters.some((p) => p.required && p.in !== 'cookie' && p.name !== idempotencyHeader);
   return { model, group: match[1]!, name: match[2]!, idempotencyHeader, pagination, argsRequired };
 }
 
@@ -119,7 +118,8 @@ function docComment(row: OperationRow): string {
   if (model.operation['x-provisional'] === true) {
     lines.push('', `**Provisional**: ${String(model.operation['x-provisional-reason'] ?? 'path not shown by the provider')}`);
   }
-  if (row.idempotencyHeader) lines.push('', `Idempotent: the runtime sends \`${row.idempotencyHeader}\` (generated when not given) and reuses it on retries.`);
+  if (row.idempotencyHeader)
+    lines.push('', `Idempotent: the runtime sends \`${row.idempotencyHeader}\` (generated when not given) and reuses it on retries.`);
   return lines.join('\n').replace(/\*\//g, '*\\/');
 }
 
@@ -127,7 +127,9 @@ function docComment(row: OperationRow): string {
 function emitEvents(file: SourceFile, document: JsonObject): void {
   const events = webhooksOf(document);
   if (events.length === 0) return;
-  const table = Object.fromEntries(events.map((e) => [e.type, { type: e.type, schema: e.schema, operationId: e.operationId, summary: e.summary }]));
+  const table = Object.fromEntries(
+    events.map((e) => [e.type, { type: e.type, schema: e.schema, operationId: e.operationId, summary: e.summary }]),
+  );
   file.addVariableStatement({
     isExported: true,
     declarationKind: VariableDeclarationKind.Const,
@@ -149,8 +151,16 @@ function emitMessages(file: SourceFile, rows: readonly OperationRow[]): void {
   const table = Object.fromEntries(
     messages.map((row) => {
       const ref = row.model.requestBody?.schema.$ref;
-      if (typeof ref !== 'string' || !ref.startsWith('#/components/schemas/')) throw new Error(`${row.model.operationId}: x-message needs a body that is a component schema`);
-      return [String(row.model.operation['x-message']), { message: String(row.model.operation['x-message']), operationId: row.model.operationId, schema: ref.slice('#/components/schemas/'.length) }];
+      if (typeof ref !== 'string' || !ref.startsWith('#/components/schemas/'))
+        throw new Error(`${row.model.operationId}: x-message needs a body that is a component schema`);
+      return [
+        String(row.model.operation['x-message']),
+        {
+          message: String(row.model.operation['x-message']),
+          operationId: row.model.operationId,
+          schema: ref.slice('#/components/schemas/'.length),
+        },
+      ];
     }),
   );
   file.addVariableStatement({
@@ -164,7 +174,10 @@ function emitMessages(file: SourceFile, rows: readonly OperationRow[]): void {
     isExported: true,
     name: 'MessagePayloads',
     docs: ['The body of each message, as sent.'],
-    properties: messages.map((row) => ({ name: JSON.stringify(row.model.operation['x-message']), type: `components["schemas"][${JSON.stringify(String(row.model.requestBody!.schema.$ref).slice('#/components/schemas/'.length))}]` })),
+    properties: messages.map((row) => ({
+      name: JSON.stringify(row.model.operation['x-message']),
+      type: `components["schemas"][${JSON.stringify(String(row.model.requestBody!.schema.$ref).slice('#/components/schemas/'.length))}]`,
+    })),
   });
 }
 
@@ -177,8 +190,13 @@ export function emitOperations(document: JsonObject, identifier: string): { oper
   });
   const file = project.createSourceFile('operations.ts');
   file.addStatements(`/* ${generatedBanner} */`);
-  const needsComponents = webhooksOf(document).length > 0 || operationsOf(document).some((o) => typeof o.operation['x-message'] === 'string');
-  file.addImportDeclaration({ isTypeOnly: true, moduleSpecifier: './types.js', namedImports: needsComponents ? ['components', 'operations'] : ['operations'] });
+  const needsComponents =
+    webhooksOf(document).length > 0 || operationsOf(document).some((o) => typeof o.operation['x-message'] === 'string');
+  file.addImportDeclaration({
+    isTypeOnly: true,
+    moduleSpecifier: './types.js',
+    namedImports: needsComponents ? ['components', 'operations'] : ['operations'],
+  });
   file.addImportDeclaration({
     isTypeOnly: true,
     moduleSpecifier: '../operation-types.js',
@@ -213,30 +231,43 @@ export function emitOperations(document: JsonObject, identifier: string): { oper
     docs: ['The typed methods of the interface, one per operationId, over a runtime that sends the requests.'],
     parameters: [{ name: 'runtime', type: 'FacadeRuntime' }],
     statements: (writer: CodeBlockWriter) => {
-      writer.write('return').space().block(() => {
-        for (const [group, members] of groups) {
-          writer.write(`${group}:`).space().inlineBlock(() => {
-            for (const row of members) {
-              const id = JSON.stringify(row.model.operationId);
-              writer.writeLine(`/**\n${docComment(row).split('\n').map((line) => ` * ${line}`.trimEnd()).join('\n')}\n */`);
-              writer.writeLine(
-                `${row.name}: (${argsParam(row)}, options?: CallOptions): CallPromise<${resultType(row)}> => runtime.invoke(${id}, args, options) as CallPromise<${resultType(row)}>,`,
-              );
-              if (row.pagination) {
-                writer.writeLine(`/** Every page of \`${row.model.operationId}\`, following \`${row.pagination.page}\` until the last page. */`);
-                writer.writeLine(
-                  `${row.name}Pages: (${argsParam(row)}, options?: CallOptions): AsyncIterable<${resultType(row)}> => runtime.pages(${id}, args, options) as AsyncIterable<${resultType(row)}>,`,
-                );
-                writer.writeLine(`/** Every item of every page of \`${row.model.operationId}\`. */`);
-                writer.writeLine(
-                  `${row.name}Items: (${argsParam(row)}, options?: CallOptions): AsyncIterable<PageItem<${resultType(row)}, ${JSON.stringify(row.pagination.items)}>> => itemsOf(runtime.pages(${id}, args, options) as AsyncIterable<${resultType(row)}>, ${JSON.stringify(row.pagination.items)}),`,
-                );
-              }
-            }
-          });
-          writer.write(',').newLine();
-        }
-      });
+      writer
+        .write('return')
+        .space()
+        .block(() => {
+          for (const [group, members] of groups) {
+            writer
+              .write(`${group}:`)
+              .space()
+              .inlineBlock(() => {
+                for (const row of members) {
+                  const id = JSON.stringify(row.model.operationId);
+                  writer.writeLine(
+                    `/**\n${docComment(row)
+                      .split('\n')
+                      .map((line) => ` * ${line}`.trimEnd())
+                      .join('\n')}\n */`,
+                  );
+                  writer.writeLine(
+                    `${row.name}: (${argsParam(row)}, options?: CallOptions): CallPromise<${resultType(row)}> => runtime.invoke(${id}, args, options) as CallPromise<${resultType(row)}>,`,
+                  );
+                  if (row.pagination) {
+                    writer.writeLine(
+                      `/** Every page of \`${row.model.operationId}\`, following \`${row.pagination.page}\` until the last page. */`,
+                    );
+                    writer.writeLine(
+                      `${row.name}Pages: (${argsParam(row)}, options?: CallOptions): AsyncIterable<${resultType(row)}> => runtime.pages(${id}, args, options) as AsyncIterable<${resultType(row)}>,`,
+                    );
+                    writer.writeLine(`/** Every item of every page of \`${row.model.operationId}\`. */`);
+                    writer.writeLine(
+                      `${row.name}Items: (${argsParam(row)}, options?: CallOptions): AsyncIterable<PageItem<${resultType(row)}, ${JSON.stringify(row.pagination.items)}>> => itemsOf(runtime.pages(${id}, args, options) as AsyncIterable<${resultType(row)}>, ${JSON.stringify(row.pagination.items)}),`,
+                    );
+                  }
+                }
+              });
+            writer.write(',').newLine();
+          }
+        });
       writer.write(';');
     },
   });

@@ -15,15 +15,33 @@ import { isObject, operationsOf, type Json, type JsonObject, type OperationModel
 
 const schemaMapKeywords = ['properties', 'patternProperties', '$defs', 'dependentSchemas'];
 const schemaKeywords = [
-  'items', 'additionalProperties', 'not', 'if', 'then', 'else', 'contains', 'propertyNames',
-  'unevaluatedItems', 'unevaluatedProperties',
+  'items',
+  'additionalProperties',
+  'not',
+  'if',
+  'then',
+  'else',
+  'contains',
+  'propertyNames',
+  'unevaluatedItems',
+  'unevaluatedProperties',
 ];
 const schemaListKeywords = ['allOf', 'anyOf', 'oneOf', 'prefixItems'];
 /**
  * OpenAPI keywords ajv does not know, and annotations that never affect validity: dropped so the
  * standalone code does not embed every description.
  */
-const droppedKeywords = new Set(['example', 'discriminator', 'xml', 'externalDocs', 'title', 'description', 'examples', '$comment', 'deprecated']);
+const droppedKeywords = new Set([
+  'example',
+  'discriminator',
+  'xml',
+  'externalDocs',
+  'title',
+  'description',
+  'examples',
+  '$comment',
+  'deprecated',
+]);
 
 /**
  * Copy of a schema that ajv can compile: annotations and `x-` extensions removed (only where they are
@@ -133,7 +151,12 @@ export function emitValidators(document: JsonObject, interfaceName: string): { c
       const schema = parameterSchema(operation, location);
       if (!schema) continue;
       const exportName = `${prefix}_${location}`;
-      addOperationSchema(exportName, `${base}/operations/${id}/${location}`, schema, `NonNullable<${opType}["parameters"][${JSON.stringify(location)}]>`);
+      addOperationSchema(
+        exportName,
+        `${base}/operations/${id}/${location}`,
+        schema,
+        `NonNullable<${opType}["parameters"][${JSON.stringify(location)}]>`,
+      );
       entry.parameters[location] = exportName;
     }
     if (operation.requestBody) {
@@ -155,11 +178,17 @@ export function emitValidators(document: JsonObject, interfaceName: string): { c
   const standalone = withRequireShim(standaloneCode(ajv, exportsToIds));
   const table = [
     'export const validators = {',
-    `  schemas: { ${Object.entries(names.schemas).map(([name, exp]) => `${JSON.stringify(name)}: ${exp}`).join(', ')} },`,
+    `  schemas: { ${Object.entries(names.schemas)
+      .map(([name, exp]) => `${JSON.stringify(name)}: ${exp}`)
+      .join(', ')} },`,
     '  operations: {',
     ...Object.entries(names.operations).map(([id, entry]) => {
-      const parameters = Object.entries(entry.parameters).map(([location, exp]) => `${location}: ${exp}`).join(', ');
-      const responses = Object.entries(entry.responses).map(([status, exp]) => `${JSON.stringify(status)}: ${exp}`).join(', ');
+      const parameters = Object.entries(entry.parameters)
+        .map(([location, exp]) => `${location}: ${exp}`)
+        .join(', ');
+      const responses = Object.entries(entry.responses)
+        .map(([status, exp]) => `${JSON.stringify(status)}: ${exp}`)
+        .join(', ');
       return `    ${JSON.stringify(id)}: { body: ${entry.body ?? 'null'}, parameters: { ${parameters} }, responses: { ${responses} } },`;
     }),
     '  },',
@@ -189,7 +218,9 @@ export function emitValidators(document: JsonObject, interfaceName: string): { c
     '}',
     '',
     'export declare const validators: {',
-    `  readonly schemas: { ${Object.entries(names.schemas).map(([name, exp]) => `readonly ${JSON.stringify(name)}: typeof ${exp}`).join('; ')} };`,
+    `  readonly schemas: { ${Object.entries(names.schemas)
+      .map(([name, exp]) => `readonly ${JSON.stringify(name)}: typeof ${exp}`)
+      .join('; ')} };`,
     '  readonly operations: Readonly<Record<string, OperationValidators>>;',
     '};',
     '',

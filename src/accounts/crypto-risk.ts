@@ -45,7 +45,10 @@ export function analyzeWallet(facade: AccountsFacade): RiskAnalysisFlow {
     const interval = input.pollIntervalMs ?? 2_000;
     const callOptions = { ...options, ...(input.signal ? { signal: input.signal } : {}) };
     const body = { network: input.network, address: input.address } as CreateBody;
-    const late = (what: string) => new TimeoutError(`crypto risk analysis of ${input.address}: ${what} within ${input.deadlineMs ?? 120_000} ms`, { operationId: 'cryptoRiskAnalyses.create' });
+    const late = (what: string) =>
+      new TimeoutError(`crypto risk analysis of ${input.address}: ${what} within ${input.deadlineMs ?? 120_000} ms`, {
+        operationId: 'cryptoRiskAnalyses.create',
+      });
     for (;;) {
       const result = await facade.cryptoRiskAnalyses.create({ body }, callOptions);
       if (isSnapshot(result)) return result;

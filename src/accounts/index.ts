@@ -42,16 +42,27 @@ export function accountHeaderPolicy(clientId: string, accountId: number | undefi
   return (info: OperationInfo, header: Record<string, unknown> | undefined): Record<string, unknown> | undefined => {
     const given = header && Object.keys(header).find((name) => name.toLowerCase() === accountHeaderName);
     if (!info.accountHeader) {
-      if (given) throw new ConfigurationError(`${info.operationId} is a BaaS-scope operation: it takes no x-account-id (the BaaS link comes from the credential)`, { operationId: info.operationId });
+      if (given)
+        throw new ConfigurationError(
+          `${info.operationId} is a BaaS-scope operation: it takes no x-account-id (the BaaS link comes from the credential)`,
+          { operationId: info.operationId },
+        );
       return header;
     }
     if (!baas) {
-      if (given) throw new ConfigurationError(`${info.operationId}: x-account-id selects a child account and only BaaS credentials (client id baas_…) send it; this credential operates its own account`, { operationId: info.operationId });
+      if (given)
+        throw new ConfigurationError(
+          `${info.operationId}: x-account-id selects a child account and only BaaS credentials (client id baas_…) send it; this credential operates its own account`,
+          { operationId: info.operationId },
+        );
       return header;
     }
     if (given) return header;
     if (accountId === undefined) {
-      throw new ConfigurationError(`${info.operationId} operates an account: a BaaS credential must name the child account (client option accountId, or header x-account-id on the call)`, { operationId: info.operationId });
+      throw new ConfigurationError(
+        `${info.operationId} operates an account: a BaaS credential must name the child account (client option accountId, or header x-account-id on the call)`,
+        { operationId: info.operationId },
+      );
     }
     return { ...header, [info.accountHeader]: accountId };
   };
@@ -80,7 +91,9 @@ export function createAccountsClient(options: AccountsClientOptions): AccountsCl
   const baseUrl = checkBaseUrl(options.baseUrl);
   const operations = withRoutes(operationTable, options.routes);
   if (options.accountId !== undefined && !isBaasCredential(options.clientId)) {
-    throw new ConfigurationError('accountId selects a child account and only BaaS credentials (client id baas_…) use it; an account credential operates its own account');
+    throw new ConfigurationError(
+      'accountId selects a child account and only BaaS credentials (client id baas_…) use it; an account credential operates its own account',
+    );
   }
   const transport = transportFor(options);
   const issue = accountsTokenFlow(baseUrl, { ...options, tokenPath: operations['auth.token'].path });
@@ -93,11 +106,11 @@ export function createAccountsClient(options: AccountsClientOptions): AccountsCl
       baseUrl,
       operations,
       loadValidators: async () => {
-      const { validators, patternDescriptions } = await import('../../generated/accounts/validators.js');
-      return { operations: validators.operations as Record<string, OperationValidatorSet>, patternDescriptions };
-    },
+        const { validators, patternDescriptions } = await import('../../generated/accounts/validators.js');
+        return { operations: validators.operations as Record<string, OperationValidatorSet>, patternDescriptions };
+      },
       tokens,
-        crossFieldChecks: accountsChecks,
+      crossFieldChecks: accountsChecks,
       prepareHeaders: accountHeaderPolicy(options.clientId, accountId),
     });
     const facade = createAccountsFacade(runtime);
@@ -106,7 +119,8 @@ export function createAccountsClient(options: AccountsClientOptions): AccountsCl
       onboarding: { ...facade.onboarding, uploadImage: checkedImageUpload(facade.onboarding.uploadImage) },
       cryptoRisk: { analyze: analyzeWallet(facade) },
       forAccount: (other: number) => {
-        if (!isBaasCredential(options.clientId)) throw new ConfigurationError('forAccount: only BaaS credentials (client id baas_…) operate child accounts');
+        if (!isBaasCredential(options.clientId))
+          throw new ConfigurationError('forAccount: only BaaS credentials (client id baas_…) operate child accounts');
         return clientFor(other);
       },
       rotateCertificate: (tls: TlsOptions) => transport.rotate(tls),

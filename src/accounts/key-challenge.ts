@@ -14,7 +14,12 @@ export interface KeyChallengeInput {
   /** The e-mail address, or the phone in E.164 form (+5511987654321). */
   readonly key: string;
   /** Returns the code the platform sent to the contact; told when the challenge expires. */
-  readonly getCode: (challenge: { readonly keyType: 'EMAIL' | 'PHONE'; readonly key: string; readonly expiresAt: Date; readonly signal: AbortSignal }) => Promise<string>;
+  readonly getCode: (challenge: {
+    readonly keyType: 'EMAIL' | 'PHONE';
+    readonly key: string;
+    readonly expiresAt: Date;
+    readonly signal: AbortSignal;
+  }) => Promise<string>;
   readonly signal?: AbortSignal;
   /** The present instant (tests inject it). */
   readonly now?: () => number;
@@ -37,15 +42,28 @@ export function createKeyWithChallenge(facade: AccountsFacade): KeyChallengeFlow
     const now = input.now ?? Date.now;
     const { keyType, key } = input;
     const started = now();
-    const challenge = await facade.keys.challenge({ body: { keyType, key } }, { ...options, ...(input.signal ? { signal: input.signal } : {}) });
+    const challenge = await facade.keys.challenge(
+      { body: { keyType, key } },
+      { ...options, ...(input.signal ? { signal: input.signal } : {}) },
+    );
     const validationHash = challenge.validationHash;
     if (typeof validationHash !== 'string') {
-      throw new ResponseValidationError('keys.challenge', 200, [{ pointer: '/validationHash', rule: 'required', message: 'the challenge answer carries no validationHash' }]);
+      throw new ResponseValidationError('keys.challenge', 200, [
+        { pointer: '/validationHash', rule: 'required', message: 'the challenge answer carries no validationHash' },
+      ]);
     }
     const seconds = typeof challenge.expiresIn === 'number' && challenge.expiresIn > 0 ? challenge.expiresIn : defaultChallengeSeconds;
     const expiresAt = started + seconds * 1000;
     const expired = new AbortController();
-    const timer = setTimeout(() => expired.abort(new ChallengeExpiredError(`the ${keyType} challenge for this key expired after ${seconds} s before a code was supplied`, { operationId: 'keys.challenge' })), Math.max(0, expiresAt - sendMarginMs - now()));
+    const timer = setTimeout(
+      () =>
+        expired.abort(
+          new ChallengeExpiredError(`the ${keyType} challenge for this key expired after ${seconds} s before a code was supplied`, {
+            operationId: 'keys.challenge',
+          }),
+        ),
+      Math.max(0, expiresAt - sendMarginMs - now()),
+    );
     const signal = input.signal ? AbortSignal.any([input.signal, expired.signal]) : expired.signal;
     let code: string;
     try {
@@ -57,8 +75,13 @@ export function createKeyWithChallenge(facade: AccountsFacade): KeyChallengeFlow
       clearTimeout(timer);
     }
     if (now() > expiresAt - sendMarginMs) {
-      throw new ChallengeExpiredError(`the ${keyType} challenge expired (${seconds} s) before the code arrived; request a new challenge`, { operationId: 'keys.challenge' });
+      throw new ChallengeExpiredError(`the ${keyType} challenge expired (${seconds} s) before the code arrived; request a new challenge`, {
+        operationId: 'keys.challenge',
+      });
     }
-    return facade.keys.create({ body: { keyType, key, validationHash, validationCode: code } }, { ...options, ...(input.signal ? { signal: input.signal } : {}) });
+    return facade.keys.create(
+      { body: { keyType, key, validationHash, validationCode: code } },
+      { ...options, ...(input.signal ? { signal: input.signal } : {}) },
+    );
   };
 }

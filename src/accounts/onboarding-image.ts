@@ -35,8 +35,14 @@ export function checkedImageUpload(upload: Upload) {
     const head = file instanceof Blob ? new Uint8Array(await file.slice(0, 8).arrayBuffer()) : file.subarray(0, 8);
     const detected = imageTypeOf(head);
     const issues = [];
-    if (!detected) issues.push({ pointer: '/body/file', rule: 'image-type', message: 'must be a JPG or PNG image (its first bytes are neither)' });
-    if (size > maxImageBytes) issues.push({ pointer: '/body/file', rule: 'image-size', message: `must be at most 10 MB (${maxImageBytes} bytes); this file has ${size}` });
+    if (!detected)
+      issues.push({ pointer: '/body/file', rule: 'image-type', message: 'must be a JPG or PNG image (its first bytes are neither)' });
+    if (size > maxImageBytes)
+      issues.push({
+        pointer: '/body/file',
+        rule: 'image-size',
+        message: `must be at most 10 MB (${maxImageBytes} bytes); this file has ${size}`,
+      });
     if (size === 0) issues.push({ pointer: '/body/file', rule: 'image-size', message: 'is empty' });
     if (issues.length > 0) throw new RequestValidationError('onboarding.uploadImage', issues);
     const name = file instanceof File ? file.name : `${args.body.type.toLowerCase()}.${detected!.extension}`;

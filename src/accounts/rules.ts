@@ -20,14 +20,17 @@ export const statementPeriod: CrossFieldCheck = {
     if (groupBy === 'MONTH') {
       const months = monthNumber(finalDate) - monthNumber(initialDate) + 1;
       const issues: ValidationIssue[] = [];
-      if (months > 12) issues.push(issue('/body/finalDate', rule, `a MONTH statement covers at most 12 months; this one covers ${months}`, finalDate));
-      if (monthNumber(finalDate) > monthNumber(today)) issues.push(issue('/body/finalDate', rule, `the final month cannot be after the current month (${today.slice(0, 7)})`, finalDate));
+      if (months > 12)
+        issues.push(issue('/body/finalDate', rule, `a MONTH statement covers at most 12 months; this one covers ${months}`, finalDate));
+      if (monthNumber(finalDate) > monthNumber(today))
+        issues.push(issue('/body/finalDate', rule, `the final month cannot be after the current month (${today.slice(0, 7)})`, finalDate));
       return issues;
     }
     if (groupBy === 'DAY') {
       const days = dayNumber(finalDate) - dayNumber(initialDate) + 1;
       const issues: ValidationIssue[] = [];
-      if (days > 60) issues.push(issue('/body/finalDate', rule, `a DAY statement covers at most 60 days; this one covers ${days}`, finalDate));
+      if (days > 60)
+        issues.push(issue('/body/finalDate', rule, `a DAY statement covers at most 60 days; this one covers ${days}`, finalDate));
       if (finalDate >= today) issues.push(issue('/body/finalDate', rule, `the final date must be before today (${today})`, finalDate));
       return issues;
     }

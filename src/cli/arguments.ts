@@ -38,7 +38,8 @@ function distance(a: string, b: string): number {
   let previous = Array.from({ length: b.length + 1 }, (_value, index) => index);
   for (let i = 1; i <= a.length; i += 1) {
     const current = [i];
-    for (let j = 1; j <= b.length; j += 1) current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    for (let j = 1; j <= b.length; j += 1)
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
     previous = current;
   }
   return previous[b.length]!;
@@ -83,11 +84,19 @@ export function parseArguments(spec: CommandSpec, args: readonly string[]): Pars
       positionals.push(arg);
       continue;
     }
-    const [written, inline] = arg.startsWith('--') ? (arg.slice(2).split(/=(.*)/s) as [string, string | undefined]) : [arg.slice(1), undefined];
+    const [written, inline] = arg.startsWith('--')
+      ? (arg.slice(2).split(/=(.*)/s) as [string, string | undefined])
+      : [arg.slice(1), undefined];
     const known = [...spec.options, helpOption];
     const option = known.find((candidate) => candidate.name === written);
     if (!option) {
-      throw new UsageError(`unknown option ${arg.split('=')[0]} for ${spec.name}; ${suggestion(written, known.map((candidate) => candidate.name), '--')}`);
+      throw new UsageError(
+        `unknown option ${arg.split('=')[0]} for ${spec.name}; ${suggestion(
+          written,
+          known.map((candidate) => candidate.name),
+          '--',
+        )}`,
+      );
     }
     if (option.value === undefined) {
       if (inline !== undefined) throw new UsageError(`--${option.name} takes no value`);
@@ -96,7 +105,8 @@ export function parseArguments(spec: CommandSpec, args: readonly string[]): Pars
       continue;
     }
     const value = inline ?? args[index + 1];
-    if (value === undefined || (inline === undefined && looksLikeOption(value))) throw new UsageError(`--${option.name} needs a value: --${option.name} ${option.value}`);
+    if (value === undefined || (inline === undefined && looksLikeOption(value)))
+      throw new UsageError(`--${option.name} needs a value: --${option.name} ${option.value}`);
     if (inline === undefined) index += 1;
     options.set(option.name, value);
   }
@@ -107,7 +117,13 @@ export function parseArguments(spec: CommandSpec, args: readonly string[]): Pars
 export function findCommand<Spec extends CommandSpec>(commands: readonly Spec[], name: string): Spec {
   const found = commands.find((command) => command.name === name);
   if (found) return found;
-  throw new UsageError(`unknown command ${JSON.stringify(name)}; ${suggestion(name.replace(/^-+/, ''), commands.map((command) => command.name), '')}`);
+  throw new UsageError(
+    `unknown command ${JSON.stringify(name)}; ${suggestion(
+      name.replace(/^-+/, ''),
+      commands.map((command) => command.name),
+      '',
+    )}`,
+  );
 }
 
 function optionLines(options: readonly OptionSpec[]): string[] {

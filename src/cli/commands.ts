@@ -10,9 +10,20 @@ const portOption: OptionSpec = {
   value: '<n>',
   description: `base port (default ${defaultBasePort}): the docs site on <n>, each mock at its offset (accounts <n>+11, pix +12, messages +13, core-banking +14, pix-location +15); 0 gives each a free port`,
 };
-const hostOption: OptionSpec = { name: 'host', value: '<address>', description: `address to listen on (default ${defaultHost}; 0.0.0.0 for every interface of this machine)` };
-const dynamicOption: OptionSpec = { name: 'dynamic', description: 'answers generated from the schemas (seeded, the same every run) instead of the examples' };
-const siteOption: OptionSpec = { name: 'site', value: '<dir>', description: 'folder the docs site is built into and served from (default ./site)' };
+const hostOption: OptionSpec = {
+  name: 'host',
+  value: '<address>',
+  description: `address to listen on (default ${defaultHost}; 0.0.0.0 for every interface of this machine)`,
+};
+const dynamicOption: OptionSpec = {
+  name: 'dynamic',
+  description: 'answers generated from the schemas (seeded, the same every run) instead of the examples',
+};
+const siteOption: OptionSpec = {
+  name: 'site',
+  value: '<dir>',
+  description: 'folder the docs site is built into and served from (default ./site)',
+};
 
 export const commands = [
   {
@@ -50,7 +61,10 @@ export const commands = [
   {
     name: 'brcode',
     summary: 'decode a Pix BR Code, or encode a static or dynamic one',
-    usage: ['brcode decode <code|->', 'brcode encode (--key <key> | --url <location>) --name <name> --city <city> [--amount <value>] [--txid <id>] [--description <text>] [--postal-code <cep>]'],
+    usage: [
+      'brcode decode <code|->',
+      'brcode encode (--key <key> | --url <location>) --name <name> --city <city> [--amount <value>] [--txid <id>] [--description <text>] [--postal-code <cep>]',
+    ],
     options: [
       { name: 'key', value: '<key>', description: 'Pix key of a static code' },
       { name: 'url', value: '<location>', description: 'payload location of a dynamic code (without https://)' },
@@ -91,7 +105,9 @@ export const commands = [
       { name: 'days', value: '<n>', description: 'validity in days (default 30)' },
       { name: 'force', description: 'overwrite files that exist' },
     ],
-    notes: ['For development only: never use these certificates against the platform. Files: dev-ca.pem, participant.pem, participant-key.pem, participant.pfx, server.pem, server-key.pem (and dev-ca-key.pem).'],
+    notes: [
+      'For development only: never use these certificates against the platform. Files: dev-ca.pem, participant.pem, participant-key.pem, participant.pfx, server.pem, server-key.pem (and dev-ca-key.pem).',
+    ],
   },
   {
     name: 'help',

@@ -27,13 +27,22 @@ const OID = {
   ecdsaWithSha256: '1.2.840.10045.4.3.2',
   sha256: '2.16.840.1.101.3.4.2.1',
   // certificate extensions (RFC 5280)
-  subjectKeyIdentifier: '2.5.29.14', keyUsage: '2.5.29.15', subjectAltName: '2.5.29.17',
-  basicConstraints: '2.5.29.19', authorityKeyIdentifier: '2.5.29.35', extKeyUsage: '2.5.29.37',
-  serverAuth: '1.3.6.1.5.5.7.3.1', clientAuth: '1.3.6.1.5.5.7.3.2',
+  subjectKeyIdentifier: '2.5.29.14',
+  keyUsage: '2.5.29.15',
+  subjectAltName: '2.5.29.17',
+  basicConstraints: '2.5.29.19',
+  authorityKeyIdentifier: '2.5.29.35',
+  extKeyUsage: '2.5.29.37',
+  serverAuth: '1.3.6.1.5.5.7.3.1',
+  clientAuth: '1.3.6.1.5.5.7.3.2',
   // PKCS#7 content, PKCS#9 attributes, PKCS#12 bags
-  data: '1.2.840.113549.1.7.1', friendlyName: '1.2.840.113549.1.9.20', localKeyId: '1.2.840.113549.1.9.21',
-  x509Certificate: '1.2.840.113549.1.9.22.1', keyBag: '1.2.840.113549.1.12.10.1.1',
-  pkcs8ShroudedKeyBag: '1.2.840.113549.1.12.10.1.2', certBag: '1.2.840.113549.1.12.10.1.3',
+  data: '1.2.840.113549.1.7.1',
+  friendlyName: '1.2.840.113549.1.9.20',
+  localKeyId: '1.2.840.113549.1.9.21',
+  x509Certificate: '1.2.840.113549.1.9.22.1',
+  keyBag: '1.2.840.113549.1.12.10.1.1',
+  pkcs8ShroudedKeyBag: '1.2.840.113549.1.12.10.1.2',
+  certBag: '1.2.840.113549.1.12.10.1.3',
 } as const;
 
 /** Bit positions of the KeyUsage BIT STRING (RFC 5280 4.2.1.3). */
@@ -71,7 +80,7 @@ function extension(id: string, critical: boolean, value: Buffer): Buffer {
 function keyUsage(...bits: readonly number[]): Buffer {
   const highest = Math.max(...bits);
   const bytes = Buffer.alloc(Math.floor(highest / 8) + 1);
-  for (const bit of bits) bytes[bit >> 3] = (bytes[bit >> 3] ?? 0) | (0x80 >> bit % 8);
+  for (const bit of bits) bytes[bit >> 3] = (bytes[bit >> 3] ?? 0) | (0x80 >> (bit % 8));
   return extension(OID.keyUsage, true, der.bitString(bytes, 7 - (highest % 8)));
 }
 
@@ -94,7 +103,11 @@ function keyIdentifiers(subject: Party, issuer: Party): Buffer[] {
 function localhostNames(): Buffer {
   const ipv4Loopback = Buffer.from([127, 0, 0, 1]);
   const ipv6Loopback = Buffer.concat([Buffer.alloc(15), Buffer.from([1])]);
-  const names = der.sequence(der.implicit(2, Buffer.from('localhost', 'ascii')), der.implicit(7, ipv4Loopback), der.implicit(7, ipv6Loopback));
+  const names = der.sequence(
+    der.implicit(2, Buffer.from('localhost', 'ascii')),
+    der.implicit(7, ipv4Loopback),
+    der.implicit(7, ipv6Loopback),
+  );
   return extension(OID.subjectAltName, false, names);
 }
 
@@ -106,7 +119,12 @@ function serialNumber(): Buffer {
 }
 
 /** A DER X.509 v3 certificate for `subject`, signed ecdsa-with-SHA256 by `issuer`. */
-function issue(subject: Party, issuer: Party, validity: { readonly notBefore: Date; readonly notAfter: Date }, extensions: readonly Buffer[]): Buffer {
+function issue(
+  subject: Party,
+  issuer: Party,
+  validity: { readonly notBefore: Date; readonly notAfter: Date },
+  extensions: readonly Buffer[],
+): Buffer {
   const signatureAlgorithm = der.sequence(der.oid(OID.ecdsaWithSha256));
   const tbsCertificate = der.sequence(
     der.explicit(0, der.integer(2)),
@@ -179,7 +197,11 @@ function pkcs12(certificate: Buffer, key: KeyObject, caCertificate: Buffer, frie
   const keyBag =
     passphrase === undefined
       ? safeBag(OID.keyBag, key.export({ type: 'pkcs8', format: 'der' }), keyAndCertificate)
-      : safeBag(OID.pkcs8ShroudedKeyBag, key.export({ type: 'pkcs8', format: 'der', cipher: 'aes-256-cbc', passphrase }), keyAndCertificate);
+      : safeBag(
+          OID.pkcs8ShroudedKeyBag,
+          key.export({ type: 'pkcs8', format: 'der', cipher: 'aes-256-cbc', passphrase }),
+          keyAndCertificate,
+        );
   const authenticatedSafe = der.sequence(
     dataContent(der.sequence(certBag(certificate, keyAndCertificate), certBag(caCertificate))),
     dataContent(der.sequence(keyBag)),
@@ -188,7 +210,11 @@ function pkcs12(certificate: Buffer, key: KeyObject, caCertificate: Buffer, frie
   const macKey = pkcs12Kdf(Buffer.concat([der.bmpBytes(passphrase ?? ''), Buffer.alloc(2)]), salt, MAC_ITERATIONS, 3, 32);
   const mac = createHmac('sha256', macKey).update(authenticatedSafe).digest();
   const digestInfo = der.sequence(der.sequence(der.oid(OID.sha256), der.nullValue()), der.octetString(mac));
-  return der.sequence(der.integer(3), dataContent(authenticatedSafe), der.sequence(digestInfo, der.octetString(salt), der.integer(MAC_ITERATIONS)));
+  return der.sequence(
+    der.integer(3),
+    dataContent(authenticatedSafe),
+    der.sequence(digestInfo, der.octetString(salt), der.integer(MAC_ITERATIONS)),
+  );
 }
 
 function certificatePem(certificate: Buffer): string {
@@ -211,8 +237,17 @@ export function writeDevCertificates(directory: string, options: DevCertificateO
   const server = newParty('localhost');
   const caCertificate = issue(ca, ca, validity, [basicConstraints(true), keyUsage(KeyUsage.keyCertSign, KeyUsage.cRLSign)]);
   const leafKeyUsage = keyUsage(KeyUsage.digitalSignature, KeyUsage.keyEncipherment);
-  const participantCertificate = issue(participant, ca, validity, [basicConstraints(false), leafKeyUsage, extendedKeyUsage(OID.clientAuth)]);
-  const serverCertificate = issue(server, ca, validity, [basicConstraints(false), leafKeyUsage, extendedKeyUsage(OID.serverAuth), localhostNames()]);
+  const participantCertificate = issue(participant, ca, validity, [
+    basicConstraints(false),
+    leafKeyUsage,
+    extendedKeyUsage(OID.clientAuth),
+  ]);
+  const serverCertificate = issue(server, ca, validity, [
+    basicConstraints(false),
+    leafKeyUsage,
+    extendedKeyUsage(OID.serverAuth),
+    localhostNames(),
+  ]);
   // An empty passphrase means none: Node hands '' to OpenSSL as no passphrase at all.
   const passphrase = options.passphrase === '' ? undefined : options.passphrase;
   const pfx = pkcs12(participantCertificate, participant.keys.privateKey, caCertificate, participant.commonName, passphrase);

@@ -27,7 +27,8 @@ function readDocument(file: string | undefined): unknown {
 async function validateEventCommand(args: string[]): Promise<number> {
   const { checkEvent, eventTypes, isEventType } = await import('../events/parse.js');
   const [type, file] = args;
-  if (!type || !isEventType(type)) throw new UsageError(`unknown event type ${JSON.stringify(type ?? '')}; known: ${eventTypes.join(', ')}`);
+  if (!type || !isEventType(type))
+    throw new UsageError(`unknown event type ${JSON.stringify(type ?? '')}; known: ${eventTypes.join(', ')}`);
   return report(checkEvent(type, readDocument(file)));
 }
 
@@ -72,7 +73,8 @@ export async function diffCommand(args: string[]): Promise<number> {
 export async function validateCommand(args: string[]): Promise<number> {
   if (args[0] === 'events') return validateEventCommand(args.slice(1));
   // `messages` is also an interface: `validate messages POST /path request` and `… schema X` keep that form.
-  if (args[0] === 'messages' && args[1] !== 'schema' && !/^(get|put|post|patch|delete|head|options)$/i.test(args[1] ?? '')) return validateMessageCommand(args.slice(1));
+  if (args[0] === 'messages' && args[1] !== 'schema' && !/^(get|put|post|patch|delete|head|options)$/i.test(args[1] ?? ''))
+    return validateMessageCommand(args.slice(1));
   const name = interfaceArgument(args[0]);
   const modules = await loadInterface(name);
   if (args[1] === 'schema') {

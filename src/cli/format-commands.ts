@@ -25,7 +25,6 @@ export function formatCommand(args: readonly string[], output: Output): number {
   return 1;
 }
 
-
 /**
  * The most `brcode decode` reads from stdin: far above a BR Code (512 characters, at most 3 bytes each in
  * UTF-8) with a trailing newline or pasted blank lines, and small enough that a wrong file is refused at once.
@@ -93,7 +92,9 @@ export function brcodeCommand(
   }
   if (action === 'encode') {
     // The options were checked against the command table by the parser (arguments.ts): only values are read here.
-    const given = new Map([...(args.options ?? new Map<string, string | true>())].filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+    const given = new Map(
+      [...(args.options ?? new Map<string, string | true>())].filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
+    );
     if (rest.length > 0) throw new UsageError(`brcode encode takes options only, not ${JSON.stringify(rest[0])}`);
     const name = given.get('name');
     const city = given.get('city');
@@ -111,7 +112,12 @@ export function brcodeCommand(
     try {
       const code =
         key !== undefined
-          ? buildBrCode({ ...common, key, ...(given.has('txid') ? { txid: given.get('txid')! } : {}), ...(given.has('description') ? { description: given.get('description')! } : {}) })
+          ? buildBrCode({
+              ...common,
+              key,
+              ...(given.has('txid') ? { txid: given.get('txid')! } : {}),
+              ...(given.has('description') ? { description: given.get('description')! } : {}),
+            })
           : buildBrCode({ ...common, url: url! });
       output.out(code);
       return 0;

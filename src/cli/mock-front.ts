@@ -33,7 +33,8 @@ function argsOf(modules: InterfaceModules, request: IncomingMessage, body: Buffe
   const match = matchOperation(modules, request.method ?? 'GET', url.pathname);
   if (!match) return null;
   const { info } = match;
-  const typeOf = (location: string, name: string) => info.parameters.find((p) => p.in === location && p.name.toLowerCase() === name.toLowerCase())?.type ?? null;
+  const typeOf = (location: string, name: string) =>
+    info.parameters.find((p) => p.in === location && p.name.toLowerCase() === name.toLowerCase())?.type ?? null;
   const query: Record<string, unknown> = {};
   for (const [name, value] of url.searchParams) query[name] = parameterValue(value, typeOf('query', name));
   const header: Record<string, unknown> = {};
@@ -41,7 +42,9 @@ function argsOf(modules: InterfaceModules, request: IncomingMessage, body: Buffe
     const value = request.headers[parameter.name.toLowerCase()];
     if (typeof value === 'string') header[parameter.name] = parameterValue(value, parameter.type);
   }
-  const path = Object.fromEntries(Object.entries(match.pathParameters).map(([name, value]) => [name, parameterValue(value, typeOf('path', name))]));
+  const path = Object.fromEntries(
+    Object.entries(match.pathParameters).map(([name, value]) => [name, parameterValue(value, typeOf('path', name))]),
+  );
   const contentType = request.headers['content-type'] ?? '';
   let parsed: unknown;
   let bodyIssue: ValidationIssue | undefined;
@@ -59,7 +62,12 @@ function argsOf(modules: InterfaceModules, request: IncomingMessage, body: Buffe
   return { info, args: { path, query, header, ...(parsed === undefined || multipart ? {} : { body: parsed }) }, bodyIssue, multipart };
 }
 
-function issuesOf(modules: InterfaceModules, request: IncomingMessage, body: Buffer, now: Date): { operationId: string; issues: ValidationIssue[] } | null {
+function issuesOf(
+  modules: InterfaceModules,
+  request: IncomingMessage,
+  body: Buffer,
+  now: Date,
+): { operationId: string; issues: ValidationIssue[] } | null {
   const found = argsOf(modules, request, body);
   if (!found) return null;
   const { info, args, bodyIssue, multipart } = found;
@@ -106,7 +114,13 @@ export function withoutMutualTlsNoise(header: string | string[] | undefined): st
 }
 
 /** Listens on `host`:`port`, checks each request against `modules`, forwards the valid ones to `upstream`. */
-export function startMockFront(modules: InterfaceModules, upstream: string, port: number, host = '127.0.0.1', label = 'mock'): Promise<MockFront> {
+export function startMockFront(
+  modules: InterfaceModules,
+  upstream: string,
+  port: number,
+  host = '127.0.0.1',
+  label = 'mock',
+): Promise<MockFront> {
   const target = new URL(upstream);
   const server: Server = createServer((request, response) => {
     void (async () => {
@@ -114,7 +128,13 @@ export function startMockFront(modules: InterfaceModules, upstream: string, port
       const verdict = issuesOf(modules, request, body, new Date());
       if (verdict && verdict.issues.length > 0) return problem(response, request, verdict.operationId, verdict.issues);
       const forwarded = httpRequest(
-        { host: target.hostname, port: target.port, method: request.method, path: request.url, headers: { ...request.headers, host: target.host } },
+        {
+          host: target.hostname,
+          port: target.port,
+          method: request.method,
+          path: request.url,
+          headers: { ...request.headers, host: target.host },
+        },
         (answer) => {
           const { 'sl-violations': violations, ...headers } = answer.headers;
           const kept = withoutMutualTlsNoise(violations);
@@ -133,7 +153,9 @@ export function startMockFront(modules: InterfaceModules, upstream: string, port
     });
   });
   return new Promise((resolve, reject) => {
-    server.once('error', (error: NodeJS.ErrnoException) => reject(error.code === 'EADDRINUSE' ? new PortInUseError(host, [{ port, label }]) : error));
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      reject(error.code === 'EADDRINUSE' ? new PortInUseError(host, [{ port, label }]) : error),
+    );
     server.listen(port, host, () => {
       const { port: actual } = server.address() as AddressInfo;
       resolve({

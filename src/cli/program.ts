@@ -39,7 +39,8 @@ function portValue(parsed: ParsedArguments): number {
   if (given === undefined) return defaultBasePort;
   const port = Number(given);
   // The highest offset (+15) must stay a valid port.
-  if (given === true || !/^\d+$/.test(given) || port > 65_535 - 15) throw new UsageError(`--port takes a base port from 0 to ${65_535 - 15}, got ${JSON.stringify(given)}`);
+  if (given === true || !/^\d+$/.test(given) || port > 65_535 - 15)
+    throw new UsageError(`--port takes a base port from 0 to ${65_535 - 15}, got ${JSON.stringify(given)}`);
   return port;
 }
 
@@ -49,7 +50,8 @@ function stringOption(parsed: ParsedArguments, name: string): string | undefined
 }
 
 function noPositionals(spec: CommandSpec, parsed: ParsedArguments): void {
-  if (parsed.positionals.length > 0) throw new UsageError(`${spec.name} takes no argument ${JSON.stringify(parsed.positionals[0])}; contrato ${spec.usage[0]}`);
+  if (parsed.positionals.length > 0)
+    throw new UsageError(`${spec.name} takes no argument ${JSON.stringify(parsed.positionals[0])}; contrato ${spec.usage[0]}`);
 }
 
 /**
@@ -78,7 +80,12 @@ async function untilInterrupted(servers: readonly RunningServer[], output: Outpu
 async function serve(names: readonly InterfaceName[], siteDir: string | null, parsed: ParsedArguments, output: Output): Promise<number> {
   const { startAll } = await import('./servers.js');
   const host = stringOption(parsed, 'host');
-  const servers = await startAll(names, siteDir, { port: portValue(parsed), ...(host ? { host } : {}), dynamic: parsed.options.has('dynamic'), log: output.out });
+  const servers = await startAll(names, siteDir, {
+    port: portValue(parsed),
+    ...(host ? { host } : {}),
+    dynamic: parsed.options.has('dynamic'),
+    log: output.out,
+  });
   return untilInterrupted(servers, output);
 }
 
@@ -115,10 +122,15 @@ async function runCommand(name: CommandName, parsed: ParsedArguments, context: R
     case 'dev-certs': {
       noPositionals(spec, parsed);
       const days = stringOption(parsed, 'days');
-      if (days !== undefined && !/^[1-9]\d{0,4}$/.test(days)) throw new UsageError(`--days takes a whole number of days from 1 to 99999, got ${JSON.stringify(days)}`);
+      if (days !== undefined && !/^[1-9]\d{0,4}$/.test(days))
+        throw new UsageError(`--days takes a whole number of days from 1 to 99999, got ${JSON.stringify(days)}`);
       const passphrase = stringOption(parsed, 'passphrase');
       const { writeDevCertificates } = await import('./dev-certs.js');
-      const written = writeDevCertificates(stringOption(parsed, 'dir') ?? '.', { force: parsed.options.has('force'), ...(days ? { days: Number(days) } : {}), ...(passphrase ? { passphrase } : {}) });
+      const written = writeDevCertificates(stringOption(parsed, 'dir') ?? '.', {
+        force: parsed.options.has('force'),
+        ...(days ? { days: Number(days) } : {}),
+        ...(passphrase ? { passphrase } : {}),
+      });
       output.out(`wrote a development CA and certificates into ${written.directory} (for development only):`);
       for (const file of written.files) output.out(`  ${file}`);
       return 0;
@@ -149,7 +161,10 @@ export async function runCli(argv: readonly string[], context: RunContext = {}):
       output.out(version());
       return 0;
     }
-    if (first.startsWith('-')) throw new UsageError(`unknown option ${first}; ${first.startsWith('--') ? 'the options are --help and --version' : 'the options are -h and -v'}, commands come first`);
+    if (first.startsWith('-'))
+      throw new UsageError(
+        `unknown option ${first}; ${first.startsWith('--') ? 'the options are --help and --version' : 'the options are -h and -v'}, commands come first`,
+      );
     const spec = findCommand(commands, first);
     if (!context.invokedAs) invokedAs = `contrato ${spec.name}`;
     const parsed = parseArguments(spec, rest);

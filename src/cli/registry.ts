@@ -33,7 +33,10 @@ function merged(parts: readonly InterfaceModules[]): InterfaceModules {
 }
 
 async function pixLocationModules(): Promise<InterfaceModules> {
-  const [operations, validators] = await Promise.all([import('../../generated/pix-location/operations.js'), import('../../generated/pix-location/validators.js')]);
+  const [operations, validators] = await Promise.all([
+    import('../../generated/pix-location/operations.js'),
+    import('../../generated/pix-location/validators.js'),
+  ]);
   return {
     operationTable: operations.operationTable,
     validators: validators.validators as InterfaceModules['validators'],
@@ -73,7 +76,10 @@ const loaders: Record<InterfaceName, () => Promise<InterfaceModules>> = {
     };
   },
   messages: async () => {
-    const [operations, validators] = await Promise.all([import('../../generated/messages/operations.js'), import('../../generated/messages/validators.js')]);
+    const [operations, validators] = await Promise.all([
+      import('../../generated/messages/operations.js'),
+      import('../../generated/messages/validators.js'),
+    ]);
     return {
       operationTable: operations.operationTable,
       validators: validators.validators as InterfaceModules['validators'],

@@ -7,7 +7,16 @@ import type { AddressInfo } from 'node:net';
 import { dirname, extname, join, normalize, sep } from 'node:path';
 import { bundleOperations } from '../bundle-operations.js';
 import { docsPort, findInterface, type InterfaceName } from '../interfaces.js';
-import { assertPortsFree, defaultBasePort, defaultHost, freeLoopbackPort, PortInUseError, portFor, urlOf, type PlannedPort } from './ports.js';
+import {
+  assertPortsFree,
+  defaultBasePort,
+  defaultHost,
+  freeLoopbackPort,
+  PortInUseError,
+  portFor,
+  urlOf,
+  type PlannedPort,
+} from './ports.js';
 import { startMockFront } from './mock-front.js';
 import { bundledSpecPath, loadInterface, type InterfaceModules } from './registry.js';
 
@@ -104,7 +113,10 @@ export interface MockOptions {
  * 422 problem naming each violation (the clients' own validators and rules), and Prism behind it for the rest.
  */
 export async function startMock(name: InterfaceName, port: number, options: MockOptions = {}): Promise<RunningServer> {
-  const [prism, modules] = await Promise.all([freeLoopbackPort().then((internal) => startPrism(name, internal, options)), modulesOfDocument(name)]);
+  const [prism, modules] = await Promise.all([
+    freeLoopbackPort().then((internal) => startPrism(name, internal, options)),
+    modulesOfDocument(name),
+  ]);
   try {
     const front = await startMockFront(modules, prism.url, port, options.host ?? defaultHost, `mock ${name}`);
     return {
@@ -143,7 +155,9 @@ export function serveStatic(siteDir: string, port: number, host: string = defaul
     createReadStream(file).pipe(response);
   });
   return new Promise((resolve, reject) => {
-    server.once('error', (error: NodeJS.ErrnoException) => reject(error.code === 'EADDRINUSE' ? new PortInUseError(host, [{ port, label: 'docs site' }]) : error));
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      reject(error.code === 'EADDRINUSE' ? new PortInUseError(host, [{ port, label: 'docs site' }]) : error),
+    );
     server.listen(port, host, () => {
       const { port: actual } = server.address() as AddressInfo;
       resolve({
@@ -172,15 +186,25 @@ const seconds = (since: number): string => `${((Date.now() - since) / 1000).toFi
  * from the base port. Every port is checked before anything starts; a line is logged as each server is
  * ready. On any failure the servers already running are stopped again.
  */
-export async function startAll(names: readonly InterfaceName[], siteDir: string | null, options: StartOptions = {}): Promise<RunningServer[]> {
+export async function startAll(
+  names: readonly InterfaceName[],
+  siteDir: string | null,
+  options: StartOptions = {},
+): Promise<RunningServer[]> {
   const log = options.log ?? ((line: string) => console.log(line));
   const host = options.host ?? defaultHost;
   const base = options.port ?? defaultBasePort;
   const mocks = names.map((name) => ({ name, port: portFor(base, findInterface(name)!.mockPort) }));
-  const planned: PlannedPort[] = [...mocks.map(({ name, port }) => ({ port, label: `mock ${name}` })), ...(siteDir ? [{ port: portFor(base, docsPort), label: 'docs site' }] : [])];
+  const planned: PlannedPort[] = [
+    ...mocks.map(({ name, port }) => ({ port, label: `mock ${name}` })),
+    ...(siteDir ? [{ port: portFor(base, docsPort), label: 'docs site' }] : []),
+  ];
   await assertPortsFree(host, planned);
   const started = Date.now();
-  const waitingFor = [mocks.length > 0 ? `${mocks.length} Prism ${mocks.length === 1 ? 'mock' : 'mocks'} (${mocks.map((mock) => mock.name).join(', ')})` : '', siteDir ? 'the docs site' : ''].filter(Boolean);
+  const waitingFor = [
+    mocks.length > 0 ? `${mocks.length} Prism ${mocks.length === 1 ? 'mock' : 'mocks'} (${mocks.map((mock) => mock.name).join(', ')})` : '',
+    siteDir ? 'the docs site' : '',
+  ].filter(Boolean);
   log(`starting ${waitingFor.join(' and ')} on ${host}…`);
   const tasks: Promise<RunningServer>[] = mocks.map(async ({ name, port }) => {
     const server = await startMock(name, port, options);
@@ -191,7 +215,10 @@ export async function startAll(names: readonly InterfaceName[], siteDir: string 
     tasks.push(
       (async () => {
         const { buildSite } = await import('./site.js');
-        const built = await buildSite(siteDir, { log: (line) => log(`  ${line.trim()}`), onBuildStart: () => log('docs  building the site (Redoc, one page per interface)…') });
+        const built = await buildSite(siteDir, {
+          log: (line) => log(`  ${line.trim()}`),
+          onBuildStart: () => log('docs  building the site (Redoc, one page per interface)…'),
+        });
         const server = await serveStatic(siteDir, portFor(base, docsPort), host);
         log(`docs  ${'site'.padEnd(14)} ${`${server.url}/`.padEnd(24)} ready in ${seconds(started)}${built ? ' (site built)' : ''}`);
         return server;

@@ -57,7 +57,10 @@ ${body}
 
 export function landingPage(): string {
   const rows = interfaces
-    .map((info) => `<tr><td><a href="${info.name}.html">${info.title}</a></td><td>${info.letter}</td><td><code>contrato/${info.name === 'pix-location' ? 'pix' : info.name}</code></td><td>127.0.0.1:${info.mockPort}</td></tr>`)
+    .map(
+      (info) =>
+        `<tr><td><a href="${info.name}.html">${info.title}</a></td><td>${info.letter}</td><td><code>contrato/${info.name === 'pix-location' ? 'pix' : info.name}</code></td><td>127.0.0.1:${info.mockPort}</td></tr>`,
+    )
     .join('\n');
   return layout(
     'API reference',
@@ -92,7 +95,8 @@ const guideMarkdown = new Marked({
   walkTokens: (token) => {
     if (token.type !== 'link') return;
     const [target = '', hash] = token.href.split('#');
-    if (!target.includes(':') && !target.includes('/') && target.endsWith('.md')) token.href = `${target.slice(0, -'.md'.length)}.html${hash === undefined ? '' : `#${hash}`}`;
+    if (!target.includes(':') && !target.includes('/') && target.endsWith('.md'))
+      token.href = `${target.slice(0, -'.md'.length)}.html${hash === undefined ? '' : `#${hash}`}`;
   },
 });
 
@@ -105,7 +109,10 @@ export function guidePages(docsDir: string): { name: string; html: string }[] {
     .sort()
     .map((file) => {
       const name = file.slice(0, -'.md'.length);
-      return { name, html: layout(guideTitles[name] ?? name, guideMarkdown.parse(readFileSync(join(dir, file), 'utf8'), { async: false }), 1) };
+      return {
+        name,
+        html: layout(guideTitles[name] ?? name, guideMarkdown.parse(readFileSync(join(dir, file), 'utf8'), { async: false }), 1),
+      };
     });
 }
 
@@ -119,7 +126,12 @@ interface OperationRow {
 function operationsOf(document: Json): OperationRow[] {
   return bundleOperations(document)
     .filter(({ operation }) => typeof operation.operationId === 'string')
-    .map(({ method, path, operation }) => ({ operationId: String(operation.operationId), method: method.toUpperCase(), path, provisional: operation['x-provisional'] === true }));
+    .map(({ method, path, operation }) => ({
+      operationId: String(operation.operationId),
+      method: method.toUpperCase(),
+      path,
+      provisional: operation['x-provisional'] === true,
+    }));
 }
 
 const escapeHtml = (text: string): string => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
@@ -128,7 +140,10 @@ const escapeHtml = (text: string): string => text.replace(/&/g, '&amp;').replace
 export function coveragePage(documents: { name: string; title: string; document: Json }[], coverageMarkdown: string | null): string {
   const sections = documents.map(({ name, title, document }) => {
     const rows = operationsOf(document);
-    const named = ((document['x-named-not-specified'] ?? []) as Json[]).map((entry) => `<li><code>${escapeHtml(String(entry.id))}</code> — ${escapeHtml(String(entry.name))}: ${escapeHtml(String(entry.reason))}</li>`);
+    const named = ((document['x-named-not-specified'] ?? []) as Json[]).map(
+      (entry) =>
+        `<li><code>${escapeHtml(String(entry.id))}</code> — ${escapeHtml(String(entry.name))}: ${escapeHtml(String(entry.reason))}</li>`,
+    );
     const exact = rows.filter((row) => !row.provisional).length;
     return `<h2 id="${name}">${title}</h2>
 <p>${rows.length} described (${exact} with the method and path shown, ${rows.length - exact} <span class="provisional">provisional</span>), ${named.length} named only.</p>
@@ -137,7 +152,9 @@ ${rows.map((row) => `<tr><td><a href="${name}.html#operation/${encodeURIComponen
 </tbody></table>
 ${named.length ? `<h3>Named, not specified</h3><ul>${named.join('\n')}</ul>` : ''}`;
   });
-  const report = coverageMarkdown ? `<h2>Rules and items of the interface specification</h2>\n${marked.parse(coverageMarkdown, { async: false })}` : '';
+  const report = coverageMarkdown
+    ? `<h2>Rules and items of the interface specification</h2>\n${marked.parse(coverageMarkdown, { async: false })}`
+    : '';
   return layout('Coverage', `<h1>Coverage of the interface specification</h1>\n${sections.join('\n')}\n${report}`);
 }
 
@@ -170,7 +187,12 @@ export function forReading(document: Json): Json {
 export function eventsDocument(document: Json): Json {
   return {
     openapi: document.openapi,
-    info: { ...document.info, title: 'Webhook events', description: 'The deliveries of section 6: one per event type, with the payload schema, the deduplication reference and the resend schedule. Parse and check them with `contrato/events`.' },
+    info: {
+      ...document.info,
+      title: 'Webhook events',
+      description:
+        'The deliveries of section 6: one per event type, with the payload schema, the deduplication reference and the resend schedule. Parse and check them with `contrato/events`.',
+    },
     paths: {},
     webhooks: document.webhooks,
     components: document.components,

@@ -35,7 +35,10 @@ async function buildReferencePage(specPath: string, output: string): Promise<voi
     env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1' },
     maxBuffer: 16 * 1024 * 1024,
   });
-  writeFileSync(output, cdnLogos.reduce((html, logo) => html.replaceAll(logo, blankSvg), readFileSync(output, 'utf8')));
+  writeFileSync(
+    output,
+    cdnLogos.reduce((html, logo) => html.replaceAll(logo, blankSvg), readFileSync(output, 'utf8')),
+  );
 }
 
 /** The project's docs folder (guides, coverage report), when contrato runs from its repository. */
@@ -85,7 +88,11 @@ export async function buildSite(siteDir: string, options: BuildSiteOptions = {})
   const guides = docs ? guidePages(docs) : [];
   const coveragePath = docs ? join(docs, 'coverage.md') : null;
   const coverageMarkdown = coveragePath && existsSync(coveragePath) ? readFileSync(coveragePath, 'utf8') : null;
-  const documents = interfaces.map((info) => ({ name: info.name, title: info.title, document: JSON.parse(readFileSync(bundledSpecPath(info.name), 'utf8')) as Record<string, unknown> }));
+  const documents = interfaces.map((info) => ({
+    name: info.name,
+    title: info.title,
+    document: JSON.parse(readFileSync(bundledSpecPath(info.name), 'utf8')) as Record<string, unknown>,
+  }));
   const pages: { file: string; html: string }[] = [
     { file: 'index.html', html: landingPage() },
     { file: 'coverage.html', html: coveragePage(documents, coverageMarkdown) },

@@ -29,7 +29,9 @@ export function matchOperation(modules: InterfaceModules, method: string, path: 
   const wanted = method.toLowerCase();
   const candidates = Object.values(modules.operationTable).filter((info) => info.method === wanted);
   // Webhook registration paths take their type segment in any case (section 4.5).
-  const exact = candidates.find((info) => info.path === path || (info.pathCaseInsensitive && info.path.toLowerCase() === path.split('?')[0]!.toLowerCase()));
+  const exact = candidates.find(
+    (info) => info.path === path || (info.pathCaseInsensitive && info.path.toLowerCase() === path.split('?')[0]!.toLowerCase()),
+  );
   if (exact) return { info: exact, pathParameters: {}, concrete: false };
   const segments = path.split('?')[0]!.split('/');
   const fitting: { match: OperationMatch; literals: number; valid: boolean }[] = [];
@@ -100,12 +102,17 @@ export function validateDocument(
   if (!validators) throw new UsageError(`no validators for ${info.operationId}`);
   if (target.kind === 'request') {
     if (!validators.body) throw new UsageError(`${info.operationId} (${info.method.toUpperCase()} ${info.path}) takes no request body`);
-    const schemaIssues = [...pathIssues(modules, operation, validators), ...check(validators.body, document, '', modules.patternDescriptions)];
+    const schemaIssues = [
+      ...pathIssues(modules, operation, validators),
+      ...check(validators.body, document, '', modules.patternDescriptions),
+    ];
     if (schemaIssues.length > 0) return schemaIssues;
     // Rule pointers are rooted at the request (/body/...); the document here is the body itself.
-    return runCrossFieldChecks(modules.crossFieldChecks[info.operationId], { body: document, path: operation.pathParameters }, { now: now() }).map(
-      (issue) => ({ ...issue, pointer: issue.pointer.replace(/^\/body/, '') }),
-    );
+    return runCrossFieldChecks(
+      modules.crossFieldChecks[info.operationId],
+      { body: document, path: operation.pathParameters },
+      { now: now() },
+    ).map((issue) => ({ ...issue, pointer: issue.pointer.replace(/^\/body/, '') }));
   }
   if (!info.responseStatuses.includes(target.status)) {
     throw new UsageError(`${info.operationId} has no response ${target.status}; it has ${info.responseStatuses.join(', ')}`);

@@ -45,7 +45,9 @@ function positive(name: string, value: number): number {
 export function createWebhookHandler(options: WebhookHandlerOptions): Handler {
   if ('seen' in options) {
     // 0.1 took a has/add store; checking then adding is not atomic, so it is refused rather than ignored.
-    throw new TypeError('the `seen` option was replaced by `store` (a DeliveryStore that claims keys atomically): see docs/guides/webhooks.md');
+    throw new TypeError(
+      'the `seen` option was replaced by `store` (a DeliveryStore that claims keys atomically): see docs/guides/webhooks.md',
+    );
   }
   const store = options.store ?? memoryDeliveryStore();
   const leaseMs = positive('claimLeaseMs', options.claimLeaseMs ?? 60_000);
@@ -99,9 +101,15 @@ export function createWebhookHandler(options: WebhookHandlerOptions): Handler {
     const outcome: ClaimOutcome = await store.claim(key, { token, leaseMs });
     if (outcome === 'handled') return answer(response, 200, { received: true, duplicate: true });
     if (outcome === 'in-progress') {
-      return answer(response, 503, { error: 'this event is being handled by another delivery; resend it later' }, { 'retry-after': retryAfterSeconds });
+      return answer(
+        response,
+        503,
+        { error: 'this event is being handled by another delivery; resend it later' },
+        { 'retry-after': retryAfterSeconds },
+      );
     }
-    if (outcome !== 'claimed') throw new TypeError(`the delivery store answered ${String(outcome)} to claim; expected claimed, handled or in-progress`);
+    if (outcome !== 'claimed')
+      throw new TypeError(`the delivery store answered ${String(outcome)} to claim; expected claimed, handled or in-progress`);
 
     const startedAt = performance.now();
     try {

@@ -63,7 +63,9 @@ export interface ParseEventOptions {
 }
 
 function tooDeep(limit: number): EventValidationError {
-  return new EventValidationError(undefined, [{ pointer: '', rule: 'maxNestingDepth', message: `nests objects and arrays deeper than ${limit} levels` }]);
+  return new EventValidationError(undefined, [
+    { pointer: '', rule: 'maxNestingDepth', message: `nests objects and arrays deeper than ${limit} levels` },
+  ]);
 }
 
 function decode(body: unknown, maxNestingDepth: number): unknown {
@@ -94,7 +96,9 @@ export function parseEvent(body: unknown, options: ParseEventOptions = {}): Pars
   const record = payload as Record<string, unknown>;
   const type = record.type;
   if (typeof type !== 'string' || type === '') {
-    throw new EventValidationError(undefined, [{ pointer: '/type', rule: 'required', message: 'must be the event type (a non-empty string)' }]);
+    throw new EventValidationError(undefined, [
+      { pointer: '/type', rule: 'required', message: 'must be the event type (a non-empty string)' },
+    ]);
   }
   if (!isEventType(type)) return { known: false, type, data: record.data, payload: record };
   const issues = checkEvent(type, record);
@@ -118,7 +122,10 @@ export function dedupeKey(event: ParsedEvent): string {
   const data = (typeof event.data === 'object' && event.data !== null ? event.data : {}) as Record<string, unknown>;
   if (!event.known) {
     // The same text as JSON.stringify, hence the same keys as before, but at any depth without recursion.
-    return `${event.type}-${createHash('sha256').update(stringifyIteratively(event.payload) ?? '').digest('hex').slice(0, 32)}`;
+    return `${event.type}-${createHash('sha256')
+      .update(stringifyIteratively(event.payload) ?? '')
+      .digest('hex')
+      .slice(0, 32)}`;
   }
   switch (event.type) {
     case 'invoice.registered':
@@ -156,4 +163,3 @@ export function dedupeKey(event: ParsedEvent): string {
       return `infraction-${text(data.id)}-${text(data.status)}-${text(data.lastModificationDate)}`;
   }
 }
-

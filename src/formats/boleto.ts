@@ -99,7 +99,8 @@ export function checkConvenioLine(value: string): FormatResult {
   for (let block = 0; block < 4; block += 1) {
     const start = block * 12;
     const expected = modulo(value.slice(start, start + 11));
-    if (expected !== Number(value[start + 11])) return invalid(`the check digit of block ${block + 1} (digit ${start + 12}) should be ${expected}`);
+    if (expected !== Number(value[start + 11]))
+      return invalid(`the check digit of block ${block + 1} (digit ${start + 12}) should be ${expected}`);
   }
   const barcode = [0, 1, 2, 3].map((block) => value.slice(block * 12, block * 12 + 11)).join('');
   const general = checkCollectionBarcode(barcode);

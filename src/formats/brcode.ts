@@ -88,7 +88,10 @@ function readFields(text: string, parent: string, issues: BrCodeIssue[]): Field[
     const length = text.slice(position + 2, position + 4);
     const tag = parent ? `${parent}.${id}` : id;
     if (!/^\d{2}$/.test(id)) {
-      issues.push({ tag: parent || wholePayload, message: `expected a 2-digit field ID at position ${position}, found ${JSON.stringify(id)}` });
+      issues.push({
+        tag: parent || wholePayload,
+        message: `expected a 2-digit field ID at position ${position}, found ${JSON.stringify(id)}`,
+      });
       return null;
     }
     if (!/^\d{2}$/.test(length)) {
@@ -127,7 +130,12 @@ export function omittedBrCodeIssues(count: number): string {
 
 export function parseBrCode(code: string): BrCodeResult {
   if (code.length > maxBrCodeLength) {
-    return invalid([{ tag: wholePayload, message: `the text has ${code.length} characters; a BR Code has at most ${maxBrCodeLength} (EMV QR Code limit)` }]);
+    return invalid([
+      {
+        tag: wholePayload,
+        message: `the text has ${code.length} characters; a BR Code has at most ${maxBrCodeLength} (EMV QR Code limit)`,
+      },
+    ]);
   }
   if (code.trim() === '') return invalid([{ tag: wholePayload, message: 'empty input: paste the BR Code (copia e cola) text' }]);
   const issues: BrCodeIssue[] = [];
@@ -145,10 +153,12 @@ export function parseBrCode(code: string): BrCodeResult {
   else if (!/^[0-9A-Fa-f]{4}$/.test(last.value)) issues.push({ tag: '63', message: 'the CRC is 4 hexadecimal characters' });
   else {
     const expected = crc16(code.slice(0, -4));
-    if (expected !== last.value.toUpperCase()) issues.push({ tag: '63', message: `the CRC does not match the content: expected ${expected}, found ${last.value}` });
+    if (expected !== last.value.toUpperCase())
+      issues.push({ tag: '63', message: `the CRC does not match the content: expected ${expected}, found ${last.value}` });
   }
 
-  if (fields[0]?.id !== '00' || fields[0].value !== '01') issues.push({ tag: '00', message: 'the code must start with the payload format indicator 000201' });
+  if (fields[0]?.id !== '00' || fields[0].value !== '01')
+    issues.push({ tag: '00', message: 'the code must start with the payload format indicator 000201' });
   const pointOfInitiation = get('01') ?? null;
   if (pointOfInitiation !== null && pointOfInitiation !== '11' && pointOfInitiation !== '12') {
     issues.push({ tag: '01', message: 'the point of initiation method is 11 (static) or 12 (dynamic)' });
@@ -170,50 +180,67 @@ export function parseBrCode(code: string): BrCodeResult {
   let key: string | null = null;
   let description: string | null = null;
   let url: string | null = null;
-  const merchantAccount = fields.find((field) => Number(field.id) >= 26 && Number(field.id) <= 51 && field.value.toLowerCase().includes(pixGui)) ??
+  const merchantAccount =
+    fields.find((field) => Number(field.id) >= 26 && Number(field.id) <= 51 && field.value.toLowerCase().includes(pixGui)) ??
     fields.find((field) => field.id === '26');
   if (!merchantAccount) issues.push({ tag: '26', message: 'the merchant account information with the br.gov.bcb.pix GUI is missing' });
   else {
     const inner = readFields(merchantAccount.value, merchantAccount.id, issues) ?? [];
     const sub = (id: string): string | null => inner.find((field) => field.id === id)?.value ?? null;
     gui = sub('00') ?? '';
-    if (gui.toLowerCase() !== pixGui) issues.push({ tag: `${merchantAccount.id}.00`, message: `the GUI must be ${pixGui}, found ${JSON.stringify(gui)}` });
+    if (gui.toLowerCase() !== pixGui)
+      issues.push({ tag: `${merchantAccount.id}.00`, message: `the GUI must be ${pixGui}, found ${JSON.stringify(gui)}` });
     key = sub('01');
     description = sub('02');
     url = sub('25');
-    if (key !== null && url !== null) issues.push({ tag: merchantAccount.id, message: 'a code carries either a Pix key (static) or a location URL (dynamic), not both' });
+    if (key !== null && url !== null)
+      issues.push({ tag: merchantAccount.id, message: 'a code carries either a Pix key (static) or a location URL (dynamic), not both' });
     if (key === null && url === null && recurrenceUrl === null) {
-      issues.push({ tag: merchantAccount.id, message: 'neither a Pix key (01), a location URL (25) nor a recurrence location (80.25) is present' });
+      issues.push({
+        tag: merchantAccount.id,
+        message: 'neither a Pix key (01), a location URL (25) nor a recurrence location (80.25) is present',
+      });
     }
     if (key !== null) {
       const keyCheck = checkPixKey(key);
       if (!keyCheck.valid) issues.push({ tag: `${merchantAccount.id}.01`, message: keyCheck.reason });
     }
-    if (url !== null && /^https?:\/\//i.test(url)) issues.push({ tag: `${merchantAccount.id}.25`, message: 'the location URL is carried without its https:// scheme' });
+    if (url !== null && /^https?:\/\//i.test(url))
+      issues.push({ tag: `${merchantAccount.id}.25`, message: 'the location URL is carried without its https:// scheme' });
   }
   const kind: BrCode['kind'] = url !== null ? 'dynamic' : key !== null ? 'static' : 'recurrence';
 
   const merchantCategoryCode = need('52', 'the merchant category code');
-  if (merchantCategoryCode && !/^\d{4}$/.test(merchantCategoryCode)) issues.push({ tag: '52', message: 'the merchant category code is 4 digits' });
+  if (merchantCategoryCode && !/^\d{4}$/.test(merchantCategoryCode))
+    issues.push({ tag: '52', message: 'the merchant category code is 4 digits' });
   const currency = need('53', 'the currency');
   if (currency && currency !== '986') issues.push({ tag: '53', message: `the currency must be 986 (BRL), found ${currency}` });
   const amount = get('54') ?? null;
   if (amount !== null && !/^\d{1,10}(?:\.\d{1,2})?$/.test(amount)) {
-    issues.push({ tag: '54', message: `the amount is digits with an optional point and up to 2 decimals, e.g. 10.50; found ${JSON.stringify(amount)}` });
+    issues.push({
+      tag: '54',
+      message: `the amount is digits with an optional point and up to 2 decimals, e.g. 10.50; found ${JSON.stringify(amount)}`,
+    });
   }
   const countryCode = need('58', 'the country code');
   if (countryCode && countryCode !== 'BR') issues.push({ tag: '58', message: `the country code must be BR, found ${countryCode}` });
   const merchantName = need('59', 'the merchant name');
-  if (merchantName.length > 25) issues.push({ tag: '59', message: `the merchant name has at most 25 characters, found ${merchantName.length}` });
+  if (merchantName.length > 25)
+    issues.push({ tag: '59', message: `the merchant name has at most 25 characters, found ${merchantName.length}` });
   const merchantCity = need('60', 'the merchant city');
-  if (merchantCity.length > 15) issues.push({ tag: '60', message: `the merchant city has at most 15 characters, found ${merchantCity.length}` });
-  for (const [tag, text] of [['59', merchantName], ['60', merchantCity]] as const) {
+  if (merchantCity.length > 15)
+    issues.push({ tag: '60', message: `the merchant city has at most 15 characters, found ${merchantCity.length}` });
+  for (const [tag, text] of [
+    ['59', merchantName],
+    ['60', merchantCity],
+  ] as const) {
     if (!printable.test(text)) issues.push({ tag, message: 'only printable characters are allowed' });
   }
 
   let txid: string | null = null;
   const additional = get('62');
-  if (additional === undefined) issues.push({ tag: '62', message: 'the additional data field (62) with the reference label (05) is missing' });
+  if (additional === undefined)
+    issues.push({ tag: '62', message: 'the additional data field (62) with the reference label (05) is missing' });
   else {
     const inner = readFields(additional, '62', issues) ?? [];
     const label = inner.find((field) => field.id === '05')?.value;
@@ -288,7 +315,8 @@ export function buildBrCode(options: StaticBrCodeOptions | DynamicBrCodeOptions)
     if (!key.valid) problems.push(`key: ${key.reason}`);
     if (options.txid !== undefined && !/^[a-zA-Z0-9]{1,25}$/.test(options.txid)) problems.push('txid: 1 to 25 letters or digits');
   }
-  if (options.amount !== undefined && !checkBrlAmount(options.amount).valid) problems.push('amount: up to 10 digits, a point and 2 decimals');
+  if (options.amount !== undefined && !checkBrlAmount(options.amount).valid)
+    problems.push('amount: up to 10 digits, a point and 2 decimals');
   if (options.merchantName.length < 1 || options.merchantName.length > 25) problems.push('merchantName: 1 to 25 characters');
   if (options.merchantCity.length < 1 || options.merchantCity.length > 15) problems.push('merchantCity: 1 to 15 characters');
   if (problems.length > 0) throw new RangeError(`cannot build a BR Code: ${problems.join('; ')}`);
@@ -311,7 +339,8 @@ export function buildBrCode(options: StaticBrCodeOptions | DynamicBrCodeOptions)
     '6304';
   const code = body + crc16(body);
   // Unreachable while every field holds at most 99 characters (about 350 in all); kept so a new field cannot pass the limit unnoticed.
-  if (code.length > maxBrCodeLength) throw new RangeError(`cannot build a BR Code: it would have ${code.length} characters, more than ${maxBrCodeLength}`);
+  if (code.length > maxBrCodeLength)
+    throw new RangeError(`cannot build a BR Code: it would have ${code.length} characters, more than ${maxBrCodeLength}`);
   return code;
 }
 

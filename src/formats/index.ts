@@ -23,7 +23,16 @@ export {
   type PixKeyType,
 } from './pix.js';
 export { checkBrlAmount, checkDecimal, checkIbgeMunicipality, checkIpv4OrCidr } from './values.js';
-export { barcodeOfDigitableLine, digitableLineOfBarcode, checkBoletoBarcode, checkBoletoLine, checkConvenioLine, modulo10, modulo11Bank, modulo11Collection } from './boleto.js';
+export {
+  barcodeOfDigitableLine,
+  digitableLineOfBarcode,
+  checkBoletoBarcode,
+  checkBoletoLine,
+  checkConvenioLine,
+  modulo10,
+  modulo11Bank,
+  modulo11Collection,
+} from './boleto.js';
 export {
   buildBrCode,
   checkBrCode,

@@ -18,8 +18,14 @@ export interface FormatDefinition {
 export const formats = {
   cpf: { description: 'a CPF: 11 digits with valid check digits', check: checkCpf },
   cnpj: { description: 'a CNPJ: 14 characters (numeric or alphanumeric) with valid check digits', check: checkCnpj },
-  'cpf-cnpj': { description: 'a CPF (11 digits) or a CNPJ (14 characters), with valid check digits', check: (value: string) => (value.length === 11 ? checkCpf(value) : checkCnpj(value)) },
-  'cpf-cnpj-digits': { description: 'a CPF or CNPJ as digits, 11 to 14 (a CNPJ may lose its leading zeros), with valid check digits', check: checkCpfCnpjDigits },
+  'cpf-cnpj': {
+    description: 'a CPF (11 digits) or a CNPJ (14 characters), with valid check digits',
+    check: (value: string) => (value.length === 11 ? checkCpf(value) : checkCnpj(value)),
+  },
+  'cpf-cnpj-digits': {
+    description: 'a CPF or CNPJ as digits, 11 to 14 (a CNPJ may lose its leading zeros), with valid check digits',
+    check: checkCpfCnpjDigits,
+  },
   ispb: { description: 'an ISPB: 8 digits', check: checkIspb },
   txid: { description: 'a txid: 26 to 35 letters or digits', check: checkTxid },
   e2eid: { description: 'an end-to-end id: E or D, ISPB, yyyyMMddHHmm and 11 letters or digits (32 characters)', check: checkEndToEndId },
@@ -50,5 +56,8 @@ export function checkFormat(name: FormatName, value: string): FormatResult {
 
 /** The formats as ajv wants them: name -> predicate (non-strings are left to the `type` keyword). */
 export const ajvFormats: Record<FormatName, (value: unknown) => boolean> = Object.fromEntries(
-  Object.entries(formats).map(([name, definition]) => [name, (value: unknown) => typeof value !== 'string' || definition.check(value).valid]),
+  Object.entries(formats).map(([name, definition]) => [
+    name,
+    (value: unknown) => typeof value !== 'string' || definition.check(value).valid,
+  ]),
 ) as Record<FormatName, (value: unknown) => boolean>;

@@ -3,9 +3,7 @@ import { invalid, valid, type FormatResult } from './result.js';
 
 /** API Pix amounts: up to 10 integer digits, a point and exactly 2 decimals ("1520.00"). */
 export function checkBrlAmount(value: string): FormatResult {
-  return /^\d{1,10}\.\d{2}$/.test(value)
-    ? valid
-    : invalid('an amount is up to 10 digits, a point and exactly 2 decimals, e.g. 1520.00');
+  return /^\d{1,10}\.\d{2}$/.test(value) ? valid : invalid('an amount is up to 10 digits, a point and exactly 2 decimals, e.g. 1520.00');
 }
 
 /** CaaS decimal strings: positive, up to 20 integer digits without leading zeros, up to 18 decimals. */
@@ -27,7 +25,8 @@ const federationUnits = new Set([
 
 export function checkIbgeMunicipality(value: string): FormatResult {
   if (!/^\d{7}$/.test(value)) return invalid('an IBGE municipality code is 7 digits');
-  if (!federationUnits.has(Number(value.slice(0, 2)))) return invalid('an IBGE municipality code starts with the code of a federation unit (11 to 53)');
+  if (!federationUnits.has(Number(value.slice(0, 2))))
+    return invalid('an IBGE municipality code starts with the code of a federation unit (11 to 53)');
   return valid;
 }
 
@@ -36,7 +35,8 @@ const ipv4 = new RegExp(`^${octet}(?:\\.${octet}){3}$`);
 
 export function checkIpv4OrCidr(value: string): FormatResult {
   const [address = '', prefix, ...rest] = value.split('/');
-  if (rest.length > 0 || !ipv4.test(address)) return invalid('an IPv4 address is four numbers 0 to 255 without leading zeros, e.g. 200.160.2.3');
+  if (rest.length > 0 || !ipv4.test(address))
+    return invalid('an IPv4 address is four numbers 0 to 255 without leading zeros, e.g. 200.160.2.3');
   if (prefix !== undefined && !/^(?:3[0-2]|[12]?\d)$/.test(prefix)) return invalid('a CIDR prefix length is /0 to /32');
   return valid;
 }

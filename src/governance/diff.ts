@@ -40,7 +40,8 @@ interface Operation extends BundleOperation {
 function operationsOf(document: Json): Map<string, Operation> {
   return new Map(
     bundleOperations(document).map((entry) => {
-      const key = typeof entry.operation.operationId === 'string' ? entry.operation.operationId : `${entry.method.toUpperCase()} ${entry.path}`;
+      const key =
+        typeof entry.operation.operationId === 'string' ? entry.operation.operationId : `${entry.method.toUpperCase()} ${entry.path}`;
       return [key, { ...entry, key }];
     }),
   );
@@ -132,8 +133,18 @@ class Differ {
       const added = (newEnum ?? []).filter((value) => !(oldEnum ?? []).some((other) => JSON.stringify(other) === JSON.stringify(value)));
       const closedBefore = Array.isArray(before.enum);
       const closedAfter = Array.isArray(after.enum);
-      if (removed.length > 0) this.add('breaking', where, `enumeration element${removed.length > 1 ? 's' : ''} removed: ${removed.map((v) => JSON.stringify(v)).join(', ')}`);
-      if (added.length > 0) this.add('compatible', where, `enumeration element${added.length > 1 ? 's' : ''} added: ${added.map((v) => JSON.stringify(v)).join(', ')}`);
+      if (removed.length > 0)
+        this.add(
+          'breaking',
+          where,
+          `enumeration element${removed.length > 1 ? 's' : ''} removed: ${removed.map((v) => JSON.stringify(v)).join(', ')}`,
+        );
+      if (added.length > 0)
+        this.add(
+          'compatible',
+          where,
+          `enumeration element${added.length > 1 ? 's' : ''} added: ${added.map((v) => JSON.stringify(v)).join(', ')}`,
+        );
       if (request && !closedBefore && closedAfter) this.add('breaking', where, 'values restricted to an enumeration');
     }
 
@@ -158,12 +169,15 @@ class Differ {
       else this.add('compatible', at, request ? 'new optional request field' : 'new response field');
     }
     for (const name of newRequired) {
-      if (name in oldProperties && !oldRequired.has(name)) this.add(request ? 'breaking' : 'compatible', `${where}/${name}`, 'now required');
+      if (name in oldProperties && !oldRequired.has(name))
+        this.add(request ? 'breaking' : 'compatible', `${where}/${name}`, 'now required');
     }
     for (const name of oldRequired) {
-      if (!newRequired.has(name) && name in newProperties) this.add(request ? 'compatible' : 'breaking', `${where}/${name}`, 'no longer required');
+      if (!newRequired.has(name) && name in newProperties)
+        this.add(request ? 'compatible' : 'breaking', `${where}/${name}`, 'no longer required');
     }
-    if (request && before.additionalProperties !== false && after.additionalProperties === false) this.add('breaking', where, 'unknown members now refused');
+    if (request && before.additionalProperties !== false && after.additionalProperties === false)
+      this.add('breaking', where, 'unknown members now refused');
     if (before.items || after.items) this.schema(before.items ?? {}, after.items ?? {}, `${where}[]`, direction);
     for (const keyword of ['allOf', 'anyOf', 'oneOf'] as const) {
       const oldParts = (before[keyword] ?? []) as unknown[];
@@ -171,12 +185,25 @@ class Differ {
       const count = Math.max(oldParts.length, newParts.length);
       for (let index = 0; index < count; index += 1) {
         if (JSON.stringify(resolve(this.before, oldParts[index])) === JSON.stringify(resolve(this.after, newParts[index]))) continue;
-        if (oldParts[index] === undefined) this.add(keyword === 'allOf' && request ? 'breaking' : 'compatible', `${where} ${keyword}[${index}]`, 'alternative or constraint added');
-        else if (newParts[index] === undefined) this.add(keyword === 'allOf' && request ? 'compatible' : 'breaking', `${where} ${keyword}[${index}]`, 'alternative or constraint removed');
+        if (oldParts[index] === undefined)
+          this.add(
+            keyword === 'allOf' && request ? 'breaking' : 'compatible',
+            `${where} ${keyword}[${index}]`,
+            'alternative or constraint added',
+          );
+        else if (newParts[index] === undefined)
+          this.add(
+            keyword === 'allOf' && request ? 'compatible' : 'breaking',
+            `${where} ${keyword}[${index}]`,
+            'alternative or constraint removed',
+          );
         else this.schema(oldParts[index], newParts[index], `${where} ${keyword}[${index}]`, direction);
       }
     }
-    if (JSON.stringify(before.if ?? null) !== JSON.stringify(after.if ?? null) || JSON.stringify(before.then ?? null) !== JSON.stringify(after.then ?? null)) {
+    if (
+      JSON.stringify(before.if ?? null) !== JSON.stringify(after.if ?? null) ||
+      JSON.stringify(before.then ?? null) !== JSON.stringify(after.then ?? null)
+    ) {
       this.add(request ? 'breaking' : 'compatible', where, 'conditional rule (if/then) changed');
     }
   }
@@ -201,7 +228,11 @@ class Differ {
     }
     for (const [key, parameter] of newParameters) {
       if (oldParameters.has(key)) continue;
-      this.add(parameter.required ? 'breaking' : 'compatible', `${where} parameter ${key}`, parameter.required ? 'new required parameter' : 'new optional parameter');
+      this.add(
+        parameter.required ? 'breaking' : 'compatible',
+        `${where} parameter ${key}`,
+        parameter.required ? 'new required parameter' : 'new optional parameter',
+      );
     }
   }
 
@@ -216,14 +247,19 @@ class Differ {
     const newSchema = media(this.after, after);
     if (!oldSchema && !newSchema) return;
     if (!oldSchema) {
-      this.add(direction === 'request' && resolve(this.after, after).required ? 'breaking' : 'compatible', where, `${direction} body added`);
+      this.add(
+        direction === 'request' && resolve(this.after, after).required ? 'breaking' : 'compatible',
+        where,
+        `${direction} body added`,
+      );
       return;
     }
     if (!newSchema) {
       this.add('breaking', where, `${direction} body removed`);
       return;
     }
-    if (direction === 'request' && !resolve(this.before, before).required && resolve(this.after, after).required) this.add('breaking', where, 'request body now required');
+    if (direction === 'request' && !resolve(this.before, before).required && resolve(this.after, after).required)
+      this.add('breaking', where, 'request body now required');
     this.schema(oldSchema, newSchema, where, direction);
   }
 
@@ -231,7 +267,11 @@ class Differ {
     const label = `${after.method.toUpperCase()} ${after.path} (${after.key})`;
     if (before.method !== after.method || before.path !== after.path) {
       const documented = before.operation['x-provisional'] !== true;
-      this.add(documented ? 'breaking' : 'compatible', label, `method or path changed from ${before.method.toUpperCase()} ${before.path}${documented ? '' : ' (provisional route)'}`);
+      this.add(
+        documented ? 'breaking' : 'compatible',
+        label,
+        `method or path changed from ${before.method.toUpperCase()} ${before.path}${documented ? '' : ' (provisional route)'}`,
+      );
     }
     this.parameters(before, after, label);
     this.body(before.operation.requestBody, after.operation.requestBody, `${label} request body`, 'request');
@@ -269,7 +309,13 @@ export function diffSpecs(before: Json, after: Json): DiffResult {
   for (const type of Object.keys(oldWebhooks)) {
     if (!(type in newWebhooks)) differ.add('breaking', `webhook ${type}`, 'event type removed');
     // A delivery is read by the receiver, like a response.
-    else differ.body(resolve(before, oldWebhooks[type]).post?.requestBody, resolve(after, newWebhooks[type]).post?.requestBody, `webhook ${type} payload`, 'response');
+    else
+      differ.body(
+        resolve(before, oldWebhooks[type]).post?.requestBody,
+        resolve(after, newWebhooks[type]).post?.requestBody,
+        `webhook ${type} payload`,
+        'response',
+      );
   }
   for (const type of Object.keys(newWebhooks)) if (!(type in oldWebhooks)) differ.add('compatible', `webhook ${type}`, 'new event type');
   const breaking = differ.changes.some((change) => change.classification === 'breaking');
@@ -281,7 +327,9 @@ export function diffSpecs(before: Json, after: Json): DiffResult {
 /** The report `contrato diff` prints: one line per change, breaking first. */
 export function formatDiff(result: DiffResult): string {
   const sorted = [...result.changes].sort((a, b) => (a.classification === b.classification ? 0 : a.classification === 'breaking' ? -1 : 1));
-  const lines = sorted.map((change) => `${change.classification === 'breaking' ? 'BREAKING  ' : 'compatible'} ${change.where}: ${change.change}`);
+  const lines = sorted.map(
+    (change) => `${change.classification === 'breaking' ? 'BREAKING  ' : 'compatible'} ${change.where}: ${change.change}`,
+  );
   const breakingCount = result.changes.filter((change) => change.classification === 'breaking').length;
   const verdict = result.breaking
     ? result.majorRaised

@@ -48,7 +48,10 @@ export type Pain013Input = Omit<Pain013, Pain013Fixed> & Partial<Pick<Pain013, P
  * the scheduling initiator's default of 14 zeros, an end-to-end id from the receiver's participant and
  * the receipt instant.
  */
-export function buildPain013(input: Pain013Input & { readonly participanteDoUsuarioRecebedor: string }, options: { readonly at?: Date } = {}): Pain013 {
+export function buildPain013(
+  input: Pain013Input & { readonly participanteDoUsuarioRecebedor: string },
+  options: { readonly at?: Date } = {},
+): Pain013 {
   const at = options.at ?? new Date();
   return {
     metodoDePagamento: 'TRF',
@@ -66,7 +69,13 @@ export function buildPain013(input: Pain013Input & { readonly participanteDoUsua
 /** Contacts of a reda.022 grouped as people think of them; the builder spells the members of 2.12. */
 export interface Reda022Input {
   readonly responsavel: { readonly fone: string; readonly celular: string; readonly fax: string; readonly email: string };
-  readonly diretor: { readonly nome: string; readonly fone: string; readonly celular: string; readonly email: string; readonly cpf: string };
+  readonly diretor: {
+    readonly nome: string;
+    readonly fone: string;
+    readonly celular: string;
+    readonly email: string;
+    readonly cpf: string;
+  };
   /** At most 8 characters. */
   readonly palavraChave: string;
 }

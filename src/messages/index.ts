@@ -4,7 +4,14 @@
  * operations, and `poll()`: lossless long polling that hands each new cursor over only after the batch it
  * covers was consumed.
  */
-import { createMessagesFacade, messageTable, operationTable, type MessageName, type MessagePayloads, type MessagesFacade } from '../../generated/messages/operations.js';
+import {
+  createMessagesFacade,
+  messageTable,
+  operationTable,
+  type MessageName,
+  type MessagePayloads,
+  type MessagesFacade,
+} from '../../generated/messages/operations.js';
 import type { CallOptions } from '../../generated/operation-types.js';
 import { messagesLoginFlow } from '../runtime/auth-flows.js';
 import { commonRuntimeOptions, tokenCacheFor, transportFor, withRoutes, type ClientOptions } from '../runtime/client-options.js';
@@ -41,7 +48,9 @@ export function createMessagesClient(options: MessagesClientOptions): MessagesCl
   const baseUrl = checkBaseUrl(options.baseUrl);
   const tls = options.tls as Partial<{ pfx: unknown; cert: unknown; key: unknown }> | undefined;
   if (!tls || !(tls.pfx || (tls.cert && tls.key))) {
-    throw new ConfigurationError('interface C needs the participant\'s client certificate: pass tls: { pfx, passphrase } (or { cert, key })');
+    throw new ConfigurationError(
+      "interface C needs the participant's client certificate: pass tls: { pfx, passphrase } (or { cert, key })",
+    );
   }
   const operations = withRoutes(operationTable, options.routes);
   const transport = transportFor(options);
@@ -61,7 +70,12 @@ export function createMessagesClient(options: MessagesClientOptions): MessagesCl
   });
   const facade = createMessagesFacade(runtime);
 
-  function send<M extends MessageName>(message: M, payload: MessagePayloads[M], extras: SendExtras = {}, callOptions?: CallOptions): Promise<unknown> {
+  function send<M extends MessageName>(
+    message: M,
+    payload: MessagePayloads[M],
+    extras: SendExtras = {},
+    callOptions?: CallOptions,
+  ): Promise<unknown> {
     const entry = (messageTable as Record<string, { operationId: string } | undefined>)[message];
     if (!entry) throw new ConfigurationError(`unknown message ${message}; known: ${Object.keys(messageTable).join(', ')}`);
     return runtime.invoke(entry.operationId, { ...extras, body: payload }, callOptions);

@@ -53,7 +53,12 @@ export async function* pollMessages(facade: MessagesFacade, options: PollOptions
     try {
       messages = await facade.messages.poll(
         { path: { pullNext: cursor } },
-        { ...(signal ? { signal } : {}), timeoutMs: options.waitMs ?? 90_000, maxRetries: 0, onResponse: (answer) => (next = answer.headers.get('svc-pull-next')) },
+        {
+          ...(signal ? { signal } : {}),
+          timeoutMs: options.waitMs ?? 90_000,
+          maxRetries: 0,
+          onResponse: (answer) => (next = answer.headers.get('svc-pull-next')),
+        },
       );
     } catch (error) {
       if (signal?.aborted) return;
@@ -69,7 +74,13 @@ export async function* pollMessages(facade: MessagesFacade, options: PollOptions
     }
     failures = 0;
     if (!next) {
-      throw new ResponseValidationError('messages.poll', 200, [{ pointer: '', rule: 'svc-pull-next', message: 'the answer has no svc-pull-next header: the poll cannot go on without losing its place' }]);
+      throw new ResponseValidationError('messages.poll', 200, [
+        {
+          pointer: '',
+          rule: 'svc-pull-next',
+          message: 'the answer has no svc-pull-next header: the poll cannot go on without losing its place',
+        },
+      ]);
     }
     const batch = Array.isArray(messages) ? (messages as Record<string, unknown>[]) : [];
     if (batch.length > 0) yield { messages: batch, cursor: next, from: cursor };

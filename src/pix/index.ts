@@ -47,7 +47,8 @@ export function splitLocation(location: string, prefix: '' | '/cobv' | '/rec'): 
   const url = new URL(/^https?:\/\//i.test(location) ? location : `https://${location}`);
   const segments = url.pathname.split('/').filter(Boolean);
   const token = segments.pop();
-  if (prefix && segments.pop() !== prefix.slice(1)) throw new ConfigurationError(`${location} is not a ${prefix.slice(1)} location (…${prefix}/<token>)`);
+  if (prefix && segments.pop() !== prefix.slice(1))
+    throw new ConfigurationError(`${location} is not a ${prefix.slice(1)} location (…${prefix}/<token>)`);
   if (!token) throw new ConfigurationError(`${location} has no access token segment`);
   return { baseUrl: `${url.origin}${segments.length ? `/${segments.join('/')}` : ''}`, token: decodeURIComponent(token) };
 }
@@ -66,7 +67,11 @@ export function createPixClient(options: PixClientOptions): PixClient {
   };
   const loadLocation = async () => {
     const [{ validators }, pix] = await Promise.all([import('../../generated/pix-location/validators.js'), loadPix()]);
-    return { operations: validators.operations as Record<string, OperationValidatorSet>, patternDescriptions: pix.patternDescriptions, schemas: validators.schemas as Record<string, CompiledValidator> };
+    return {
+      operations: validators.operations as Record<string, OperationValidatorSet>,
+      patternDescriptions: pix.patternDescriptions,
+      schemas: validators.schemas as Record<string, CompiledValidator>,
+    };
   };
   const runtime = createRuntime({
     ...common,
@@ -78,7 +83,12 @@ export function createPixClient(options: PixClientOptions): PixClient {
     crossFieldChecks: pixChecks,
   });
 
-  async function readLocation<T>(operationId: 'cobPayload.get' | 'cobvPayload.get' | 'rec.getPayload', location: string, prefix: '' | '/cobv' | '/rec', query?: object): Promise<LocationPayload<T>> {
+  async function readLocation<T>(
+    operationId: 'cobPayload.get' | 'cobvPayload.get' | 'rec.getPayload',
+    location: string,
+    prefix: '' | '/cobv' | '/rec',
+    query?: object,
+  ): Promise<LocationPayload<T>> {
     const { baseUrl: locationBase, token } = splitLocation(location, prefix);
     const info = locationOperationTable[operationId];
     const parameter = info.parameters.find((p) => p.in === 'path')!.name;
@@ -106,7 +116,8 @@ export function createPixClient(options: PixClientOptions): PixClient {
   return Object.assign(createPixFacade(runtime), {
     locations: {
       cob: (location: string) => readLocation<LocationSchemas['CobPayload']>('cobPayload.get', location, ''),
-      cobv: (location: string, query?: { codMun?: string; DPP?: string }) => readLocation<LocationSchemas['CobVPayload']>('cobvPayload.get', location, '/cobv', query),
+      cobv: (location: string, query?: { codMun?: string; DPP?: string }) =>
+        readLocation<LocationSchemas['CobVPayload']>('cobvPayload.get', location, '/cobv', query),
       rec: (location: string) => readLocation<LocationSchemas['RecPayload']>('rec.getPayload', location, '/rec'),
     },
     rotateCertificate: (tls: TlsOptions) => transport.rotate(tls),

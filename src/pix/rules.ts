@@ -14,7 +14,14 @@ export const discountDatesNotAfterDueDate: CrossFieldCheck = {
     return fixed.flatMap((entry, index) => {
       const date = asRecord(entry).data;
       return isDate(date) && date > dueDate
-        ? [issue(`/body/valor/desconto/descontoDataFixa/${index}/data`, 'discount-dates-not-after-due-date', `must not be after the due date ${dueDate}`, date)]
+        ? [
+            issue(
+              `/body/valor/desconto/descontoDataFixa/${index}/data`,
+              'discount-dates-not-after-due-date',
+              `must not be after the due date ${dueDate}`,
+              date,
+            ),
+          ]
         : [];
     });
   },
@@ -29,7 +36,14 @@ export const removalAlone: CrossFieldCheck = {
     if (fields.status !== 'REMOVIDA_PELO_USUARIO_RECEBEDOR') return [];
     const others = Object.keys(fields).filter((key) => key !== 'status');
     return others.length > 0
-      ? [issue('/body/status', 'removal-alone', `removing a charge cannot be combined with other changes (${others.join(', ')})`, fields.status)]
+      ? [
+          issue(
+            '/body/status',
+            'removal-alone',
+            `removing a charge cannot be combined with other changes (${others.join(', ')})`,
+            fields.status,
+          ),
+        ]
       : [];
   },
 };
@@ -58,12 +72,15 @@ export const reductionsBelowOriginal: CrossFieldCheck = {
       if (!byAmount && amount >= 100) issues.push(issue(pointer, rule, 'must be below 100 percent', value));
     };
     const abatimento = asRecord(valor.abatimento);
-    if (abatimento.valorPerc !== undefined) checkValue('/body/valor/abatimento/valorPerc', abatimento.valorPerc, abatementByAmount.has(Number(abatimento.modalidade)));
+    if (abatimento.valorPerc !== undefined)
+      checkValue('/body/valor/abatimento/valorPerc', abatimento.valorPerc, abatementByAmount.has(Number(abatimento.modalidade)));
     const desconto = asRecord(valor.desconto);
     const byAmount = discountByAmount.has(Number(desconto.modalidade));
     if (desconto.valorPerc !== undefined) checkValue('/body/valor/desconto/valorPerc', desconto.valorPerc, byAmount);
     if (Array.isArray(desconto.descontoDataFixa)) {
-      desconto.descontoDataFixa.forEach((entry, index) => checkValue(`/body/valor/desconto/descontoDataFixa/${index}/valorPerc`, asRecord(entry).valorPerc, byAmount));
+      desconto.descontoDataFixa.forEach((entry, index) =>
+        checkValue(`/body/valor/desconto/descontoDataFixa/${index}/valorPerc`, asRecord(entry).valorPerc, byAmount),
+      );
     }
     return issues;
   },

@@ -9,7 +9,13 @@ import type { CheckContext, CheckedRequest, CrossFieldCheck } from '../runtime/c
 import type { ValidationIssue } from '../runtime/errors.js';
 
 // The contract lives in the runtime (which imports nothing from here); re-exported for the rule modules.
-export { runCrossFieldChecks, type CheckContext, type CheckedRequest, type CrossFieldCheck, type CrossFieldChecks } from '../runtime/cross-field.js';
+export {
+  runCrossFieldChecks,
+  type CheckContext,
+  type CheckedRequest,
+  type CrossFieldCheck,
+  type CrossFieldChecks,
+} from '../runtime/cross-field.js';
 
 const saoPauloDate = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo', year: 'numeric', month: '2-digit', day: '2-digit' });
 
@@ -29,7 +35,8 @@ export function monthNumber(date: string): number {
 }
 
 export const isDate = (value: unknown): value is string => typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value);
-export const asRecord = (value: unknown): Record<string, unknown> => (typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {});
+export const asRecord = (value: unknown): Record<string, unknown> =>
+  typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
 
 /** An issue of a named rule, the rule's name in its message. */
 export function issue(pointer: string, rule: string, message: string, value?: unknown): ValidationIssue {
@@ -73,7 +80,11 @@ export function interval(options: {
 }
 
 /** At most one of `names` in a part of the request (list queries: cpf and cnpj are mutually exclusive). */
-export function exclusive(options: { readonly name: string; readonly part: 'query' | 'body'; readonly names: readonly string[] }): CrossFieldCheck {
+export function exclusive(options: {
+  readonly name: string;
+  readonly part: 'query' | 'body';
+  readonly names: readonly string[];
+}): CrossFieldCheck {
   const { name, part, names } = options;
   return {
     name,
@@ -81,20 +92,29 @@ export function exclusive(options: { readonly name: string; readonly part: 'quer
     check: (request) => {
       const values = asRecord(request[part]);
       const present = names.filter((key) => values[key] !== undefined);
-      return present.length > 1 ? [issue(`/${part}/${present[1]}`, name, `cannot be sent together with ${present[0]}`, values[present[1]!])] : [];
+      return present.length > 1
+        ? [issue(`/${part}/${present[1]}`, name, `cannot be sent together with ${present[0]}`, values[present[1]!])]
+        : [];
     },
   };
 }
 
 /** A field that needs another of the same part (crypto-risk list: `address` requires `network`, section 4.7). */
-export function requires(options: { readonly name: string; readonly part: 'query' | 'body'; readonly field: string; readonly needs: string }): CrossFieldCheck {
+export function requires(options: {
+  readonly name: string;
+  readonly part: 'query' | 'body';
+  readonly field: string;
+  readonly needs: string;
+}): CrossFieldCheck {
   const { name, part, field, needs } = options;
   return {
     name,
     description: `${field} requires ${needs}`,
     check: (request) => {
       const values = asRecord(request[part]);
-      return values[field] !== undefined && values[needs] === undefined ? [issue(`/${part}/${needs}`, name, `is required when ${field} is given`)] : [];
+      return values[field] !== undefined && values[needs] === undefined
+        ? [issue(`/${part}/${needs}`, name, `is required when ${field} is given`)]
+        : [];
     },
   };
 }

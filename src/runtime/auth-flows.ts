@@ -12,7 +12,7 @@
  * no Request, and whatever body or cause it keeps has the credentials scrubbed out, since some gateways
  * answer a refused token request by echoing it (headers and body).
  */
-import { AuthError, basicCredentials, ConnectionError, HttpError, isProblem, ProblemError, type AuthFailure} from './errors.js';
+import { AuthError, basicCredentials, ConnectionError, HttpError, isProblem, ProblemError, type AuthFailure } from './errors.js';
 import { redact } from './logging.js';
 import type { IssuedToken } from './token-cache.js';
 import type { FetchLike } from './transport.js';
@@ -37,8 +37,10 @@ async function readBody(response: Response): Promise<unknown> {
 export function refusalOf(status: number, body: unknown): { reason: AuthFailure; meaning: string } {
   const words = typeof body === 'string' ? body : JSON.stringify(body ?? '');
   if (status === 403) return { reason: 'ip-not-allowed', meaning: 'the source IP is not allowed for this credential (403)' };
-  if (/inactiv|disabled|desativad|inativ/i.test(words)) return { reason: 'inactive-credential', meaning: 'the credential is inactive (401)' };
-  if (/certificat|certificad/i.test(words)) return { reason: 'certificate-refused', meaning: 'the client certificate is not the one linked to the credential (401)' };
+  if (/inactiv|disabled|desativad|inativ/i.test(words))
+    return { reason: 'inactive-credential', meaning: 'the credential is inactive (401)' };
+  if (/certificat|certificad/i.test(words))
+    return { reason: 'certificate-refused', meaning: 'the client certificate is not the one linked to the credential (401)' };
   return { reason: 'invalid-credentials', meaning: 'invalid credentials: wrong client id or secret (401)' };
 }
 
@@ -60,11 +62,20 @@ const causeLinks = 8;
  */
 function explanationOf(error: unknown, secrets: RequestSecrets): Error | undefined {
   const chain: unknown[] = [];
-  for (let link: unknown = error; link !== undefined && link !== null && chain.length < causeLinks; link = link instanceof Error ? link.cause : undefined) chain.push(link);
+  for (
+    let link: unknown = error;
+    link !== undefined && link !== null && chain.length < causeLinks;
+    link = link instanceof Error ? link.cause : undefined
+  )
+    chain.push(link);
   let explanation: Error | undefined;
   for (const link of chain.reverse()) {
-    const message = link instanceof Error ? link.message : typeof link === 'string' ? link : `a value that is not an Error was thrown (${typeof link})`;
-    const copy: Error & { code?: string | number } = new Error(scrubbed(message, secrets), explanation ? { cause: explanation } : undefined);
+    const message =
+      link instanceof Error ? link.message : typeof link === 'string' ? link : `a value that is not an Error was thrown (${typeof link})`;
+    const copy: Error & { code?: string | number } = new Error(
+      scrubbed(message, secrets),
+      explanation ? { cause: explanation } : undefined,
+    );
     const hidden = (name: string, value: unknown): void => {
       Object.defineProperty(copy, name, { value, writable: true, enumerable: false, configurable: true });
     };
@@ -91,7 +102,8 @@ async function requestToken(
     response = await fetch(request);
   } catch (error) {
     // The transport's TLS verdicts stay AuthErrors; their cause is rebuilt like any other.
-    if (error instanceof AuthError) throw new AuthError(scrubbed(error.message, secrets), error.reason, error.status, {}, explanationOf(error.cause, secrets));
+    if (error instanceof AuthError)
+      throw new AuthError(scrubbed(error.message, secrets), error.reason, error.status, {}, explanationOf(error.cause, secrets));
     throw new ConnectionError(`${name} token request got no answer`, { operationId: 'token' }, { cause: explanationOf(error, secrets) });
   }
   const body = await readBody(response);
@@ -102,7 +114,9 @@ async function requestToken(
   if (!response.ok) {
     // Not a refusal: a server error or rate limit, which the caller may retry. It keeps the answer, scrubbed.
     const kept = scrubbed(body, secrets);
-    throw isProblem(kept) ? new ProblemError(response.status, kept, { operationId: 'token' }) : new HttpError(response.status, kept, { operationId: 'token' });
+    throw isProblem(kept)
+      ? new ProblemError(response.status, kept, { operationId: 'token' })
+      : new HttpError(response.status, kept, { operationId: 'token' });
   }
   const token = read(body, response);
   if (!token || !token.accessToken || !(token.expiresIn > 0)) {
@@ -111,7 +125,8 @@ async function requestToken(
   return token;
 }
 
-const field = (body: unknown, name: string): unknown => (typeof body === 'object' && body !== null ? (body as Record<string, unknown>)[name] : undefined);
+const field = (body: unknown, name: string): unknown =>
+  typeof body === 'object' && body !== null ? (body as Record<string, unknown>)[name] : undefined;
 const text = (value: unknown): string => (typeof value === 'string' ? value : '');
 const seconds = (value: unknown): number => (typeof value === 'number' ? value : Number.NaN);
 
@@ -123,7 +138,11 @@ export function coreBankingTokenFlow(baseUrl: string, credentials: ClientCredent
       new Request(`${baseUrl}/auth/token`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'application/json' },
-        body: JSON.stringify({ client_id: credentials.clientId, client_secret: credentials.clientSecret, grant_type: 'client_credentials' }),
+        body: JSON.stringify({
+          client_id: credentials.clientId,
+          client_secret: credentials.clientSecret,
+          grant_type: 'client_credentials',
+        }),
       }),
       [credentials.clientSecret],
       (body) => ({ accessToken: text(field(body, 'access_token')), expiresIn: seconds(field(body, 'expires_in')) }),
@@ -140,7 +159,10 @@ export function lifetimeFromExpiresAt(expiresAt: number, now: number = Date.now(
   return expiresAt;
 }
 
-export function accountsTokenFlow(baseUrl: string, credentials: ClientCredentials & { readonly scope?: string; readonly tokenPath?: string }): TokenFlow {
+export function accountsTokenFlow(
+  baseUrl: string,
+  credentials: ClientCredentials & { readonly scope?: string; readonly tokenPath?: string },
+): TokenFlow {
   return (fetch) =>
     requestToken(
       'accounts',
@@ -200,7 +222,9 @@ export function messagesLoginFlow(baseUrl: string, options: MessagesLoginOptions
       }),
       [options.clientSecret],
       (body, response) => ({
-        accessToken: response.headers.get('svc-token') ?? (text(field(body, 'svc-token')) || text(field(body, 'svcToken')) || text(field(body, 'token'))),
+        accessToken:
+          response.headers.get('svc-token') ??
+          (text(field(body, 'svc-token')) || text(field(body, 'svcToken')) || text(field(body, 'token'))),
         expiresIn: options.tokenLifetimeSeconds ?? 3600,
       }),
     );

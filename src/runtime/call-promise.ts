@@ -30,7 +30,10 @@ export class ContratoCallPromise<T> extends Promise<T> implements CallPromise<T>
     return (this.#data ??= this.#answered.then((answered) => answered.data));
   }
 
-  override then<A = T, B = never>(onFulfilled?: ((value: T) => A | PromiseLike<A>) | null, onRejected?: ((reason: unknown) => B | PromiseLike<B>) | null): Promise<A | B> {
+  override then<A = T, B = never>(
+    onFulfilled?: ((value: T) => A | PromiseLike<A>) | null,
+    onRejected?: ((reason: unknown) => B | PromiseLike<B>) | null,
+  ): Promise<A | B> {
     return this.#result().then(onFulfilled, onRejected);
   }
 

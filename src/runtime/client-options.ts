@@ -44,7 +44,10 @@ export interface ClientOptions {
 }
 
 /** The operation table with the caller's routes for provisional operations; shown routes cannot change. */
-export function withRoutes<Table extends Readonly<Record<string, OperationInfo>>>(table: Table, routes: Readonly<Record<string, string>> | undefined): Table {
+export function withRoutes<Table extends Readonly<Record<string, OperationInfo>>>(
+  table: Table,
+  routes: Readonly<Record<string, string>> | undefined,
+): Table {
   if (!routes) return table;
   const parametersOf = (path: string): string =>
     path
@@ -56,9 +59,13 @@ export function withRoutes<Table extends Readonly<Record<string, OperationInfo>>
   for (const [operationId, path] of Object.entries(routes)) {
     const info = table[operationId];
     if (!info) throw new ConfigurationError(`routes: unknown operation ${operationId}`);
-    if (!info.provisional) throw new ConfigurationError(`routes: ${operationId} has the route the interface specification shows (${info.path}); only provisional routes can be overridden`);
+    if (!info.provisional)
+      throw new ConfigurationError(
+        `routes: ${operationId} has the route the interface specification shows (${info.path}); only provisional routes can be overridden`,
+      );
     if (!path.startsWith('/')) throw new ConfigurationError(`routes: ${operationId}: ${path} must start with /`);
-    if (parametersOf(path) !== parametersOf(info.path)) throw new ConfigurationError(`routes: ${operationId}: ${path} must have the path parameters of ${info.path}`);
+    if (parametersOf(path) !== parametersOf(info.path))
+      throw new ConfigurationError(`routes: ${operationId}: ${path} must have the path parameters of ${info.path}`);
     result[operationId] = { ...info, path };
   }
   return result as Table;

@@ -30,7 +30,11 @@ export interface CrossFieldCheck {
 export type CrossFieldChecks = Readonly<Record<string, readonly CrossFieldCheck[]>>;
 
 /** Runs the checks of one operation; a check that meets an unexpected shape reports nothing rather than throwing. */
-export function runCrossFieldChecks(checks: readonly CrossFieldCheck[] | undefined, request: CheckedRequest, context: CheckContext): ValidationIssue[] {
+export function runCrossFieldChecks(
+  checks: readonly CrossFieldCheck[] | undefined,
+  request: CheckedRequest,
+  context: CheckContext,
+): ValidationIssue[] {
   return (checks ?? []).flatMap((entry) => {
     try {
       return entry.check(request, context);

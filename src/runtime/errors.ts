@@ -77,7 +77,12 @@ export function withCallContext<E extends ContratoError>(error: E, context: Call
     const message = `${error.message}; ${addition}`;
     Object.defineProperty(copy, 'message', { value: message, writable: true, enumerable: false, configurable: true });
     if (typeof error.stack === 'string') {
-      Object.defineProperty(copy, 'stack', { value: error.stack.replace(error.message, () => message), writable: true, enumerable: false, configurable: true });
+      Object.defineProperty(copy, 'stack', {
+        value: error.stack.replace(error.message, () => message),
+        writable: true,
+        enumerable: false,
+        configurable: true,
+      });
     }
   }
   return copy;
@@ -182,7 +187,12 @@ export class ProblemError extends HttpError {
     const correlationId = context.correlationId ?? problem.correlationId;
     const summary = [problem.title, problem.detail].filter(Boolean).join(': ');
     const correlation = correlationId ? ` (correlationId ${correlationId})` : '';
-    super(status, problem, { ...context, ...(correlationId ? { correlationId } : {}) }, `${context.operationId ?? 'request'}: HTTP ${status}${summary ? ` ${summary}` : ''}${correlation}`);
+    super(
+      status,
+      problem,
+      { ...context, ...(correlationId ? { correlationId } : {}) },
+      `${context.operationId ?? 'request'}: HTTP ${status}${summary ? ` ${summary}` : ''}${correlation}`,
+    );
     this.type = problem.type;
     this.errorType = errorTypeOf(problem.type);
     this.title = problem.title;

@@ -154,8 +154,12 @@ function scrubText(text: string, forms: readonly string[], masking: boolean): st
   let result = text;
   for (const form of forms) if (result.includes(form)) result = result.split(form).join(redacted);
   result = scrubCredentialMembers(scrubPrivateKeys(result))
-    .replace(basicCredential, (match, value: string) => (isBasicCredential(value) ? `${match.slice(0, match.length - value.length)}${redacted}` : match))
-    .replace(bearerCredential, (match, value: string) => (isBearerToken(value) ? `${match.slice(0, match.length - value.length)}${redacted}` : match));
+    .replace(basicCredential, (match, value: string) =>
+      isBasicCredential(value) ? `${match.slice(0, match.length - value.length)}${redacted}` : match,
+    )
+    .replace(bearerCredential, (match, value: string) =>
+      isBearerToken(value) ? `${match.slice(0, match.length - value.length)}${redacted}` : match,
+    );
   return masking ? maskDocuments(result) : result;
 }
 

@@ -53,7 +53,10 @@ export interface RuntimeOptions {
    * Loads the validators (and their pattern descriptions) when the first call needs them: the generated
    * validator modules are large, and importing a client should not pay for parsing them (npm run bench).
    */
-  readonly loadValidators?: () => Promise<{ readonly operations: Readonly<Record<string, OperationValidatorSet>>; readonly patternDescriptions: Readonly<Record<string, string>> }>;
+  readonly loadValidators?: () => Promise<{
+    readonly operations: Readonly<Record<string, OperationValidatorSet>>;
+    readonly patternDescriptions: Readonly<Record<string, string>>;
+  }>;
   readonly fetch: FetchLike;
   /** Absent for interfaces or calls without a bearer token. */
   readonly tokens?: TokenCache;
@@ -126,7 +129,9 @@ function multipartBody(body: Record<string, unknown>): FormData {
 /** Binary parts stand in as a string while the fields of a multipart body are checked against the schema. */
 function validatableBody(info: OperationInfo, body: unknown): unknown {
   if (info.requestBody?.mediaType !== 'multipart/form-data' || typeof body !== 'object' || body === null) return body;
-  return Object.fromEntries(Object.entries(body).map(([name, value]) => [name, value instanceof Blob || value instanceof Uint8Array ? '(binary)' : value]));
+  return Object.fromEntries(
+    Object.entries(body).map(([name, value]) => [name, value instanceof Blob || value instanceof Uint8Array ? '(binary)' : value]),
+  );
 }
 
 /** Request header names are case-insensitive; use the spelling the spec declares. */
@@ -158,7 +163,6 @@ export function validateRequest(
   }
   return issues;
 }
-
 
 function correlationIdOf(response: Response, body: unknown): string | undefined {
   for (const name of correlationHeaders) {
@@ -196,7 +200,11 @@ type Attempt =
 
 export function createRuntime(options: RuntimeOptions): FacadeRuntime {
   const http = createClient<Record<string, never>>({ baseUrl: options.baseUrl, fetch: options.fetch });
-  const request = http.request as unknown as (method: string, path: string, init: object) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
+  const request = http.request as unknown as (
+    method: string,
+    path: string,
+    init: object,
+  ) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
   const policyOf = (callOptions?: CallOptions): RetryPolicy => ({
     ...defaultRetryPolicy,
     ...options.retry,
@@ -207,23 +215,35 @@ export function createRuntime(options: RuntimeOptions): FacadeRuntime {
   const clock = (): number => options.now?.().getTime() ?? Date.now();
   const log = (level: 'debug' | 'info' | 'warn' | 'error', event: string, operationId: string, data: Record<string, unknown>): void => {
     if (!options.logger) return;
-    const safe = redact(data, { maskDocuments: options.maskDocuments ?? true, secrets: options.secrets?.() ?? [] }) as Record<string, unknown>;
+    const safe = redact(data, { maskDocuments: options.maskDocuments ?? true, secrets: options.secrets?.() ?? [] }) as Record<
+      string,
+      unknown
+    >;
     options.logger({ level, event, operationId, data: safe });
   };
 
   /** Known secret values (client secret, current token) scrubbed, and documents masked, in what an error carries. */
-  const scrub = <T>(value: T): T => redact(value, { maskDocuments: options.maskDocuments ?? true, secrets: options.secrets?.() ?? [] }) as T;
+  const scrub = <T>(value: T): T =>
+    redact(value, { maskDocuments: options.maskDocuments ?? true, secrets: options.secrets?.() ?? [] }) as T;
   const scrubIssues = (issues: readonly ValidationIssue[]): ValidationIssue[] =>
-    issues.map((issue) => ({ ...issue, message: scrub(issue.message), ...(issue.value === undefined ? {} : { value: scrub(issue.value) }) }));
+    issues.map((issue) => ({
+      ...issue,
+      message: scrub(issue.message),
+      ...(issue.value === undefined ? {} : { value: scrub(issue.value) }),
+    }));
 
-  let checks: { validators: Readonly<Record<string, OperationValidatorSet>>; patterns: Readonly<Record<string, string>> } | undefined = options.validators
-    ? { validators: options.validators, patterns: options.patternDescriptions ?? {} }
-    : undefined;
+  let checks: { validators: Readonly<Record<string, OperationValidatorSet>>; patterns: Readonly<Record<string, string>> } | undefined =
+    options.validators ? { validators: options.validators, patterns: options.patternDescriptions ?? {} } : undefined;
   let loadingChecks: Promise<NonNullable<typeof checks>> | undefined;
   function checksReady(): Promise<NonNullable<typeof checks>> {
     if (checks) return Promise.resolve(checks);
     if (!options.loadValidators) throw new ConfigurationError('the runtime needs validators or loadValidators');
-    loadingChecks ??= options.loadValidators().then((loaded) => (checks = { validators: loaded.operations, patterns: { ...loaded.patternDescriptions, ...options.patternDescriptions } }));
+    loadingChecks ??= options
+      .loadValidators()
+      .then(
+        (loaded) =>
+          (checks = { validators: loaded.operations, patterns: { ...loaded.patternDescriptions, ...options.patternDescriptions } }),
+      );
     return loadingChecks;
   }
 
@@ -233,7 +253,9 @@ export function createRuntime(options: RuntimeOptions): FacadeRuntime {
     return info;
   }
 
-  async function operationOf(operationId: string): Promise<{ info: OperationInfo; validators: OperationValidatorSet; patterns: Readonly<Record<string, string>> }> {
+  async function operationOf(
+    operationId: string,
+  ): Promise<{ info: OperationInfo; validators: OperationValidatorSet; patterns: Readonly<Record<string, string>> }> {
     const info = infoOf(operationId);
     const { validators, patterns } = await checksReady();
     const set = validators[operationId];
@@ -241,7 +263,13 @@ export function createRuntime(options: RuntimeOptions): FacadeRuntime {
     return { info, validators: set, patterns };
   }
 
-  async function attempt(info: OperationInfo, args: CallArgs, callOptions: CallOptions | undefined, token: string | null, context: CallContext): Promise<Attempt> {
+  async function attempt(
+    info: OperationInfo,
+    args: CallArgs,
+    callOptions: CallOptions | undefined,
+    token: string | null,
+    context: CallContext,
+  ): Promise<Attempt> {
     const headers: Record<string, string> = { ...callOptions?.headers };
     if (token) {
       const [name, value] = options.tokenHeader?.(token) ?? ['Authorization', `Bearer ${token}`];
@@ -253,10 +281,19 @@ export function createRuntime(options: RuntimeOptions): FacadeRuntime {
     const timeoutMs = callOptions?.timeoutMs ?? options.timeoutMs ?? 30_000;
     // A timer cleared as soon as the answer is read (AbortSignal.timeout would keep one per call alive).
     const timeoutController = new AbortController();
-    const timer = setTimeout(() => timeoutController.abort(new DOMException(`no answer within ${timeoutMs} ms`, 'TimeoutError')), timeoutMs);
+    const timer = setTimeout(
+      () => timeoutController.abort(new DOMException(`no answer within ${timeoutMs} ms`, 'TimeoutError')),
+      timeoutMs,
+    );
     const timeout = timeoutController.signal;
     const signal = callOptions?.signal ? AbortSignal.any([callOptions.signal, timeout]) : timeout;
-    log('debug', 'request', info.operationId, { method: info.method.toUpperCase(), path: info.path, attempt: context.attempts, args, headers });
+    log('debug', 'request', info.operationId, {
+      method: info.method.toUpperCase(),
+      path: info.path,
+      attempt: context.attempts,
+      args,
+      headers,
+    });
     const started = performance.now();
     try {
       const mediaType = info.requestBody?.mediaType;
@@ -272,24 +309,41 @@ export function createRuntime(options: RuntimeOptions): FacadeRuntime {
         ...(info.jwsPayload ? { parseAs: 'text' } : {}),
         signal,
       });
-      log('info', 'response', info.operationId, { status: result.response.status, ms: Math.round(performance.now() - started), attempt: context.attempts });
+      log('info', 'response', info.operationId, {
+        status: result.response.status,
+        ms: Math.round(performance.now() - started),
+        attempt: context.attempts,
+      });
       return { kind: 'answer', response: result.response, data: result.data, error: result.error };
     } catch (error) {
       if (callOptions?.signal?.aborted) throw callOptions.signal.reason;
       // The transport's TLS verdicts come from the TLS layer itself (an alert, a verify error): nothing was executed.
-      if (error instanceof AuthError) return { kind: 'failure', failure: withCallContext(error, context), retryable: false, maybeExecuted: false };
+      if (error instanceof AuthError)
+        return { kind: 'failure', failure: withCallContext(error, context), retryable: false, maybeExecuted: false };
       if (error instanceof SyntaxError) {
         // V8's message quotes the start of the body, which may hold a document or an echoed secret: not repeated.
         const issue = { pointer: '', rule: 'json', message: 'the response body is not valid JSON' };
-        return { kind: 'failure', failure: new ResponseValidationError(info.operationId, 200, scrubIssues([issue]), context), retryable: false, maybeExecuted: true };
+        return {
+          kind: 'failure',
+          failure: new ResponseValidationError(info.operationId, 200, scrubIssues([issue]), context),
+          retryable: false,
+          maybeExecuted: true,
+        };
       }
       // What happened decides the class, not the timer: a reset seen while the timer also ran out is a reset.
       if (isConnectionFailure(error)) {
-        const failure = new ConnectionError(`${info.operationId}: the connection failed before a complete answer`, context, { cause: error });
+        const failure = new ConnectionError(`${info.operationId}: the connection failed before a complete answer`, context, {
+          cause: error,
+        });
         return { kind: 'failure', failure, retryable: true, maybeExecuted: !neverSent(error) };
       }
       if (timeout.aborted) {
-        return { kind: 'failure', failure: new TimeoutError(`${info.operationId}: no answer within ${timeoutMs} ms`, context, { cause: error }), retryable: true, maybeExecuted: true };
+        return {
+          kind: 'failure',
+          failure: new TimeoutError(`${info.operationId}: no answer within ${timeoutMs} ms`, context, { cause: error }),
+          retryable: true,
+          maybeExecuted: true,
+        };
       }
       throw error;
     } finally {
@@ -297,7 +351,13 @@ export function createRuntime(options: RuntimeOptions): FacadeRuntime {
     }
   }
 
-  function checkResponse(info: OperationInfo, validators: OperationValidatorSet, status: number, body: unknown, context: CallContext): void {
+  function checkResponse(
+    info: OperationInfo,
+    validators: OperationValidatorSet,
+    status: number,
+    body: unknown,
+    context: CallContext,
+  ): void {
     const mode = options.responseValidation ?? 'off';
     if (mode === 'off') return;
     const known = info.responseStatuses.includes(String(status)) || info.responseStatuses.includes('default');
@@ -337,7 +397,8 @@ export function createRuntime(options: RuntimeOptions): FacadeRuntime {
       // One key per logical call, reused by every retry: the server executes the call at most once.
       const name = info.idempotencyKeyRule.header;
       const existing = args.header?.[name];
-      idempotencyKey = typeof existing === 'string' ? existing : (callOptions?.idempotencyKey ?? generateIdempotencyKey(info.idempotencyKeyRule));
+      idempotencyKey =
+        typeof existing === 'string' ? existing : (callOptions?.idempotencyKey ?? generateIdempotencyKey(info.idempotencyKeyRule));
       args = { ...args, header: { ...args.header, [name]: idempotencyKey } };
     } else if (info.idempotencyBodyField && typeof args.body === 'object' && args.body !== null) {
       // The key travels in the body (interface C's RequestId, a UUID): the same body on every retry.
@@ -363,7 +424,8 @@ export function createRuntime(options: RuntimeOptions): FacadeRuntime {
     let maybeExecuted = false;
     /** The error that ends the call, saying whether the operation may have run and what to do about it. */
     const ending = (error: ContratoError): ContratoError => {
-      const doubtful = maybeExecuted && !safeMethods.has(info.method) && !(error instanceof HttpError && !retryableStatuses.has(error.status));
+      const doubtful =
+        maybeExecuted && !safeMethods.has(info.method) && !(error instanceof HttpError && !retryableStatuses.has(error.status));
       if (!doubtful) return error;
       const advice = idempotencyKey
         ? `the outcome is unknown: the operation may have been executed; call again with idempotency key ${idempotencyKey} to get its result without executing it twice`
@@ -418,7 +480,8 @@ export function createRuntime(options: RuntimeOptions): FacadeRuntime {
         checkResponse(info, validators, response.status, outcome.error, answered);
         final = errorOf(info, response, scrub(outcome.error), answered);
         if (retryableStatuses.has(response.status) && repeatable) {
-          const asked = response.status === 429 || response.status === 503 ? retryAfterMs(response.headers.get('retry-after'), clock()) : undefined;
+          const asked =
+            response.status === 429 || response.status === 503 ? retryAfterMs(response.headers.get('retry-after'), clock()) : undefined;
           waitMs = asked === undefined ? backoffMs(retries, policy, random) : asked <= policy.maxRetryAfterMs ? asked : undefined;
         }
       }
@@ -437,10 +500,13 @@ export function createRuntime(options: RuntimeOptions): FacadeRuntime {
     let position = Number(args.query?.[paging.page] ?? paging.firstPage);
     const size = Number(args.query?.[paging.size] ?? paging.defaultSize ?? 0);
     for (;;) {
-      const result = (await invoke(operationId, { ...args, query: { ...args.query, [paging.page]: position } }, callOptions)) as Record<string, unknown> | undefined;
+      const result = (await invoke(operationId, { ...args, query: { ...args.query, [paging.page]: position } }, callOptions)) as
+        | Record<string, unknown>
+        | undefined;
       yield result;
       const items = result?.[paging.items];
-      const meta = (paging.meta.split('.').reduce<unknown>((value, key) => (value as Record<string, unknown> | undefined)?.[key], result) ?? {}) as Record<string, unknown>;
+      const meta = (paging.meta.split('.').reduce<unknown>((value, key) => (value as Record<string, unknown> | undefined)?.[key], result) ??
+        {}) as Record<string, unknown>;
       const received = Array.isArray(items) ? items.length : 0;
       if (paging.kind === 'offset') {
         // Offset lists (total, limit, offset): the next page starts after the items received.

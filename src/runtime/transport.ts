@@ -40,7 +40,8 @@ export function checkBaseUrl(baseUrl: string): string {
   if (url.protocol === 'http:' && !loopbackHosts.test(url.hostname)) {
     throw new ConfigurationError(`baseUrl ${url.origin} uses plain http; only https is allowed outside loopback`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigurationError(`baseUrl protocol ${url.protocol} is not http(s)`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new ConfigurationError(`baseUrl protocol ${url.protocol} is not http(s)`);
   // Trailing slashes dropped without a regex: /\/+$/ backtracks quadratically on many slashes.
   let href = url.href;
   while (href.endsWith('/')) href = href.slice(0, -1);
@@ -85,20 +86,33 @@ export function inspectClientCertificate(tls: TlsOptions, now: Date = new Date()
 
 /** TLS failure codes (OpenSSL alerts and Node verification errors), what each means, and its kind. */
 const tlsFailures: ReadonlyArray<[RegExp, AuthFailure, string]> = [
-  [/CERTIFICATE_REQUIRED|HANDSHAKE_FAILURE/, 'certificate-refused', 'the server requires a client certificate and none (or an unusable one) was presented'],
-  [/ALERT_UNKNOWN_CA|ALERT_BAD_CERTIFICATE|ALERT_DECRYPT_ERROR|ALERT_UNSUPPORTED_CERTIFICATE/, 'certificate-refused', 'the server rejected the client certificate (not issued by a CA it trusts, or not the linked one)'],
+  [
+    /CERTIFICATE_REQUIRED|HANDSHAKE_FAILURE/,
+    'certificate-refused',
+    'the server requires a client certificate and none (or an unusable one) was presented',
+  ],
+  [
+    /ALERT_UNKNOWN_CA|ALERT_BAD_CERTIFICATE|ALERT_DECRYPT_ERROR|ALERT_UNSUPPORTED_CERTIFICATE/,
+    'certificate-refused',
+    'the server rejected the client certificate (not issued by a CA it trusts, or not the linked one)',
+  ],
   [/ALERT_CERTIFICATE_EXPIRED/, 'certificate-expired', 'the server rejected the client certificate as expired'],
   [/ALERT_CERTIFICATE_REVOKED/, 'certificate-refused', 'the server rejected the client certificate as revoked'],
   [/KEY_VALUES_MISMATCH/, 'key-mismatch', 'the client certificate and private key do not match'],
   [/CERT_HAS_EXPIRED/, 'server-untrusted', "the server's certificate has expired"],
-  [/UNABLE_TO_VERIFY_LEAF_SIGNATURE|SELF_SIGNED_CERT_IN_CHAIN|DEPTH_ZERO_SELF_SIGNED_CERT|UNABLE_TO_GET_ISSUER_CERT/, 'server-untrusted', "the server's certificate is not trusted (pass the issuing CA in tls.ca)"],
+  [
+    /UNABLE_TO_VERIFY_LEAF_SIGNATURE|SELF_SIGNED_CERT_IN_CHAIN|DEPTH_ZERO_SELF_SIGNED_CERT|UNABLE_TO_GET_ISSUER_CERT/,
+    'server-untrusted',
+    "the server's certificate is not trusted (pass the issuing CA in tls.ca)",
+  ],
   [/ERR_TLS_CERT_ALTNAME_INVALID/, 'server-untrusted', "the server's certificate does not name this host"],
   [/ERR_SSL_|ERR_OSSL_/, 'tls-handshake', 'the TLS handshake failed'],
 ];
 
 function codesOf(error: unknown): string[] {
   const codes: string[] = [];
-  for (let current = error; current instanceof Error; current = current.cause) codes.push(String((current as { code?: unknown }).code ?? ''));
+  for (let current = error; current instanceof Error; current = current.cause)
+    codes.push(String((current as { code?: unknown }).code ?? ''));
   return codes;
 }
 
@@ -138,7 +152,8 @@ export class Transport {
     tls?: TlsOptions,
     private readonly options: TransportOptions = {},
   ) {
-    if (tls && options.dispatcher) throw new ConfigurationError('give the TLS settings to your dispatcher (its connect options), or tls without a dispatcher, not both');
+    if (tls && options.dispatcher)
+      throw new ConfigurationError('give the TLS settings to your dispatcher (its connect options), or tls without a dispatcher, not both');
     if (options.proxy) {
       let proxy: URL;
       try {
@@ -146,7 +161,8 @@ export class Transport {
       } catch {
         throw new ConfigurationError('proxy is not a URL (expected http://host:port)');
       }
-      if (proxy.protocol !== 'http:' && proxy.protocol !== 'https:') throw new ConfigurationError(`proxy protocol ${proxy.protocol} is not http(s)`);
+      if (proxy.protocol !== 'http:' && proxy.protocol !== 'https:')
+        throw new ConfigurationError(`proxy protocol ${proxy.protocol} is not http(s)`);
     }
     if (tls) inspectClientCertificate(tls);
     this.tls = tls;
@@ -240,7 +256,12 @@ export class Transport {
   private probeHandshake(url: URL, signal: AbortSignal): Promise<{ code: string } | 'hung-up-after-handshake' | null> {
     const host = url.hostname.replace(/^\[|\]$/g, '');
     return new Promise<{ code: string } | 'hung-up-after-handshake' | null>((resolve) => {
-      const socket = tlsConnect({ host, port: Number(url.port || 443), ...(isIP(host) ? {} : { servername: url.hostname }), ...(this.tls ?? {}) });
+      const socket = tlsConnect({
+        host,
+        port: Number(url.port || 443),
+        ...(isIP(host) ? {} : { servername: url.hostname }),
+        ...(this.tls ?? {}),
+      });
       let handshakeDone = false;
       let timer: NodeJS.Timeout | undefined;
       const finish = (value: { code: string } | 'hung-up-after-handshake' | null): void => {
@@ -256,7 +277,9 @@ export class Transport {
         handshakeDone = true;
         timer = setTimeout(() => finish(null), alertWaitMs);
       });
-      socket.once('error', (error: { code?: string }) => finish(error.code && tlsFailures.some(([pattern]) => pattern.test(error.code!)) ? { code: error.code } : null));
+      socket.once('error', (error: { code?: string }) =>
+        finish(error.code && tlsFailures.some(([pattern]) => pattern.test(error.code!)) ? { code: error.code } : null),
+      );
       socket.once('close', () => finish(handshakeDone ? 'hung-up-after-handshake' : null));
     });
   }

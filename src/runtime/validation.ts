@@ -21,8 +21,6 @@ export interface CompiledValidator {
   errors?: readonly AjvError[] | null;
 }
 
-
-
 function valueAt(data: unknown, pointer: string): unknown {
   let current = data;
   for (const key of pointerTokens(pointer)) {
@@ -78,7 +76,9 @@ function messageOf(error: AjvError, value: unknown, patterns: Readonly<Record<st
     case 'const':
       return `must be ${JSON.stringify(params.allowedValue)}`;
     case 'type': {
-      const types = String(params.type).split(',').map((type) => typeNames[type] ?? type);
+      const types = String(params.type)
+        .split(',')
+        .map((type) => typeNames[type] ?? type);
       return `must be ${types.join(' or ')}`;
     }
     case 'minLength':

@@ -4,7 +4,16 @@
  * findCommand() suggest, and that every command's help and the overview name every usage line and option.
  */
 import { describe, expect, it } from 'vitest';
-import { commandHelp, exitCodes, findCommand, nearest, overview, parseArguments, UsageError, type CommandSpec } from '../../src/cli/arguments.js';
+import {
+  commandHelp,
+  exitCodes,
+  findCommand,
+  nearest,
+  overview,
+  parseArguments,
+  UsageError,
+  type CommandSpec,
+} from '../../src/cli/arguments.js';
 import { commands } from '../../src/cli/commands.js';
 
 /** A small spec with a value option, a flag and a second value option sharing a prefix with the first. */
@@ -31,16 +40,32 @@ describe('parseArguments', () => {
     { given: 'positionals only', args: ['a', 'b'], want: { positionals: ['a', 'b'], options: {}, help: false } },
     { given: '--opt value', args: ['--port', '5000'], want: { positionals: [], options: { port: '5000' }, help: false } },
     { given: '--opt=value', args: ['--port=5000'], want: { positionals: [], options: { port: '5000' }, help: false } },
-    { given: '--opt=value whose value holds =', args: ['--passphrase=a=b'], want: { positionals: [], options: { passphrase: 'a=b' }, help: false } },
+    {
+      given: '--opt=value whose value holds =',
+      args: ['--passphrase=a=b'],
+      want: { positionals: [], options: { passphrase: 'a=b' }, help: false },
+    },
     { given: 'a flag', args: ['--force'], want: { positionals: [], options: { force: true }, help: false } },
-    { given: 'options and positionals mixed', args: ['a', '--force', 'b', '--port', '1', 'c'], want: { positionals: ['a', 'b', 'c'], options: { force: true, port: '1' }, help: false } },
-    { given: '-- ending options', args: ['a', '--', '--force', '-h', '--nope'], want: { positionals: ['a', '--force', '-h', '--nope'], options: {}, help: false } },
+    {
+      given: 'options and positionals mixed',
+      args: ['a', '--force', 'b', '--port', '1', 'c'],
+      want: { positionals: ['a', 'b', 'c'], options: { force: true, port: '1' }, help: false },
+    },
+    {
+      given: '-- ending options',
+      args: ['a', '--', '--force', '-h', '--nope'],
+      want: { positionals: ['a', '--force', '-h', '--nope'], options: {}, help: false },
+    },
     { given: 'a lone - as a positional', args: ['-'], want: { positionals: ['-'], options: {}, help: false } },
     { given: 'a negative number as a positional', args: ['-5', '-1.5'], want: { positionals: ['-5', '-1.5'], options: {}, help: false } },
     { given: 'a negative number as a value', args: ['--port', '-1'], want: { positionals: [], options: { port: '-1' }, help: false } },
     { given: 'a lone - as a value', args: ['--passphrase', '-'], want: { positionals: [], options: { passphrase: '-' }, help: false } },
     { given: '-h', args: ['-h'], want: { positionals: [], options: {}, help: true } },
-    { given: '--help among other arguments', args: ['a', '--help', '--force'], want: { positionals: ['a'], options: { force: true }, help: true } },
+    {
+      given: '--help among other arguments',
+      args: ['a', '--help', '--force'],
+      want: { positionals: ['a'], options: { force: true }, help: true },
+    },
   ])('$given: $args', ({ args, want }) => {
     expect(parse(args)).toEqual(want);
   });
@@ -54,7 +79,11 @@ describe('parseArguments', () => {
     { given: 'a typo of an option with =', args: ['--froce=1'], want: 'unknown option --froce for serve; did you mean --force?' },
     { given: 'a prefix of an option', args: ['--pass', 'x'], want: 'unknown option --pass for serve; did you mean --passphrase?' },
     { given: 'a single-dash option', args: ['-f'], want: 'unknown option -f for serve; did you mean --force?' },
-    { given: 'a far-off option', args: ['--verbose'], want: 'unknown option --verbose for serve; known: --port, --passphrase, --force, --help' },
+    {
+      given: 'a far-off option',
+      args: ['--verbose'],
+      want: 'unknown option --verbose for serve; known: --port, --passphrase, --force, --help',
+    },
   ])('$given: $args -> UsageError', ({ args, want }) => {
     expect(() => parseArguments(spec, args)).toThrow(UsageError);
     expect(() => parseArguments(spec, args)).toThrow(want);
@@ -94,7 +123,11 @@ describe('findCommand', () => {
   it.each([
     { given: 'a typo', name: 'valdate', want: 'unknown command "valdate"; did you mean validate?' },
     { given: 'a typo of a dashed name', name: 'dev-cert', want: 'unknown command "dev-cert"; did you mean dev-certs?' },
-    { given: 'nothing close', name: 'frobnicate', want: `unknown command "frobnicate"; known: ${commands.map((command) => command.name).join(', ')}` },
+    {
+      given: 'nothing close',
+      name: 'frobnicate',
+      want: `unknown command "frobnicate"; known: ${commands.map((command) => command.name).join(', ')}`,
+    },
   ])('$given: $name -> UsageError', ({ name, want }) => {
     expect(() => findCommand(commands, name)).toThrow(UsageError);
     expect(() => findCommand(commands, name)).toThrow(want);
@@ -102,21 +135,24 @@ describe('findCommand', () => {
 });
 
 describe('commandHelp', () => {
-  it.each(commands.map((command) => ({ name: command.name, command: command as CommandSpec })))('$name: every usage line and option, -h, --help and the exit codes', ({ command }) => {
-    const help = commandHelp(command);
-    const lines = help.split('\n');
-    expect(lines[0]).toBe(`contrato ${command.name}: ${command.summary}`);
-    for (const usage of command.usage) expect(lines).toContain(`  contrato ${usage}`);
-    for (const option of command.options) {
-      const head = `--${option.name}${option.value ? ` ${option.value}` : ''}`;
-      const line = lines.find((candidate) => candidate.trimStart().startsWith(`${head} `));
-      expect(line, head).toBeDefined();
-      expect(line).toContain(option.description);
-    }
-    expect(lines.some((line) => line.trimStart().startsWith('-h, --help '))).toBe(true);
-    for (const note of command.notes ?? []) expect(lines).toContain(note);
-    expect(lines.at(-1)).toBe(exitCodes);
-  });
+  it.each(commands.map((command) => ({ name: command.name, command: command as CommandSpec })))(
+    '$name: every usage line and option, -h, --help and the exit codes',
+    ({ command }) => {
+      const help = commandHelp(command);
+      const lines = help.split('\n');
+      expect(lines[0]).toBe(`contrato ${command.name}: ${command.summary}`);
+      for (const usage of command.usage) expect(lines).toContain(`  contrato ${usage}`);
+      for (const option of command.options) {
+        const head = `--${option.name}${option.value ? ` ${option.value}` : ''}`;
+        const line = lines.find((candidate) => candidate.trimStart().startsWith(`${head} `));
+        expect(line, head).toBeDefined();
+        expect(line).toContain(option.description);
+      }
+      expect(lines.some((line) => line.trimStart().startsWith('-h, --help '))).toBe(true);
+      for (const note of command.notes ?? []) expect(lines).toContain(note);
+      expect(lines.at(-1)).toBe(exitCodes);
+    },
+  );
 });
 
 describe('overview', () => {
@@ -128,10 +164,13 @@ describe('overview', () => {
     expect(lines.at(-1)).toBe(exitCodes);
   });
 
-  it.each(commands.map((command) => ({ name: command.name, command: command as CommandSpec })))('$name: its summary and every usage line', ({ command }) => {
-    expect(lines.some((line) => line.trim().startsWith(`${command.name} `) && line.endsWith(command.summary))).toBe(true);
-    for (const usage of command.usage) expect(lines).toContain(`  contrato ${usage}`);
-  });
+  it.each(commands.map((command) => ({ name: command.name, command: command as CommandSpec })))(
+    '$name: its summary and every usage line',
+    ({ command }) => {
+      expect(lines.some((line) => line.trim().startsWith(`${command.name} `) && line.endsWith(command.summary))).toBe(true);
+      for (const usage of command.usage) expect(lines).toContain(`  contrato ${usage}`);
+    },
+  );
 
   it('names -h, --help, -v and --version', () => {
     expect(text).toContain('contrato -h | --help');

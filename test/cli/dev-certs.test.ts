@@ -15,7 +15,15 @@ import { writeDevCertificates, type DevCertificateFiles } from '../../src/cli/de
 
 const PASSPHRASE = 'correct horse battery staple';
 const OID = { serverAuth: '1.3.6.1.5.5.7.3.1', clientAuth: '1.3.6.1.5.5.7.3.2' };
-const ALL_FILES = ['dev-ca.pem', 'dev-ca-key.pem', 'participant.pem', 'participant-key.pem', 'participant.pfx', 'server.pem', 'server-key.pem'];
+const ALL_FILES = [
+  'dev-ca.pem',
+  'dev-ca-key.pem',
+  'participant.pem',
+  'participant-key.pem',
+  'participant.pfx',
+  'server.pem',
+  'server-key.pem',
+];
 
 interface Fixture {
   readonly label: string;
@@ -26,7 +34,13 @@ interface Fixture {
 }
 const fixtures: readonly Fixture[] = [
   { label: 'defaults', options: {}, commonName: 'contrato development participant', days: 30 },
-  { label: 'passphrase', options: { passphrase: PASSPHRASE, commonName: 'Banco Exemplo SA', days: 7 }, commonName: 'Banco Exemplo SA', days: 7, passphrase: PASSPHRASE },
+  {
+    label: 'passphrase',
+    options: { passphrase: PASSPHRASE, commonName: 'Banco Exemplo SA', days: 7 },
+    commonName: 'Banco Exemplo SA',
+    days: 7,
+    passphrase: PASSPHRASE,
+  },
   // Past 2049 the validity end must switch from UTCTime to GeneralizedTime.
   { label: 'thirty years', options: { days: 30 * 365 }, commonName: 'contrato development participant', days: 30 * 365 },
 ];
@@ -57,7 +71,9 @@ function extensionDer(oidHex: string, critical: boolean, valueHex: string): stri
 /** RFC 5280 4.2.1.2 method 1, computed from what Node parsed out of the certificate. */
 function keyIdOf(cert: X509Certificate): string {
   const { x, y } = cert.publicKey.export({ format: 'jwk' });
-  return createHash('sha1').update(Buffer.concat([Buffer.from([4]), Buffer.from(x ?? '', 'base64url'), Buffer.from(y ?? '', 'base64url')])).digest('hex');
+  return createHash('sha1')
+    .update(Buffer.concat([Buffer.from([4]), Buffer.from(x ?? '', 'base64url'), Buffer.from(y ?? '', 'base64url')]))
+    .digest('hex');
 }
 
 describe.each(fixtures)('writeDevCertificates ($label)', (fixture) => {
@@ -139,7 +155,10 @@ describe.each(fixtures)('writeDevCertificates ($label)', (fixture) => {
       expect(to).toBeLessThanOrEqual(finishedAt + fixture.days * day);
       // RFC 5280: UTCTime (tag 0x17, YYMMDDHHMMSSZ) through 2049, GeneralizedTime (0x18, YYYYMMDDHHMMSSZ) after.
       const digits = new Date(to).toISOString().slice(0, 19).replace(/[-T:]/g, '');
-      const encoded = new Date(to).getUTCFullYear() < 2050 ? `170d${Buffer.from(`${digits.slice(2)}Z`).toString('hex')}` : `180f${Buffer.from(`${digits}Z`).toString('hex')}`;
+      const encoded =
+        new Date(to).getUTCFullYear() < 2050
+          ? `170d${Buffer.from(`${digits.slice(2)}Z`).toString('hex')}`
+          : `180f${Buffer.from(`${digits}Z`).toString('hex')}`;
       expect(cert.raw.toString('hex')).toContain(encoded);
     }
   });
@@ -205,7 +224,11 @@ describe('mutual TLS with node:https', () => {
     try {
       const { port } = server.address() as AddressInfo;
       // Checks the server certificate against 127.0.0.1, its IP subjectAltName, with the CA as the only root.
-      const pfxOptions = { pfx: file(fixture, 'participant.pfx'), ca, ...(fixture.passphrase === undefined ? {} : { passphrase: fixture.passphrase }) };
+      const pfxOptions = {
+        pfx: file(fixture, 'participant.pfx'),
+        ca,
+        ...(fixture.passphrase === undefined ? {} : { passphrase: fixture.passphrase }),
+      };
       expect(await get(port, pfxOptions)).toEqual({ status: 200, body: `hello ${fixture.commonName}` });
       expect(peers).toEqual([fixture.commonName]);
       // Without a client certificate the server ends the handshake.
@@ -239,7 +262,8 @@ describe('existing files', () => {
   });
 
   it('rejects a validity that is not a positive number of days', () => {
-    for (const days of [0, -1, Number.NaN]) expect(() => writeDevCertificates(join(root, 'never'), { days })).toThrow(/days must be a positive number/);
+    for (const days of [0, -1, Number.NaN])
+      expect(() => writeDevCertificates(join(root, 'never'), { days })).toThrow(/days must be a positive number/);
     expect(existsSync(join(root, 'never'))).toBe(false);
   });
 });
@@ -272,13 +296,19 @@ describe('openssl', () => {
 
     const verify = openssl(directory, 'verify', '-CAfile', 'dev-ca.pem', 'participant.pem', 'server.pem');
     expect(verify.output).toBe('participant.pem: OK\nserver.pem: OK\n');
-    expect(openssl(directory, 'verify', '-purpose', 'sslclient', '-CAfile', 'dev-ca.pem', 'participant.pem').output).toBe('participant.pem: OK\n');
+    expect(openssl(directory, 'verify', '-purpose', 'sslclient', '-CAfile', 'dev-ca.pem', 'participant.pem').output).toBe(
+      'participant.pem: OK\n',
+    );
     expect(openssl(directory, 'verify', '-purpose', 'sslserver', '-CAfile', 'dev-ca.pem', 'server.pem').output).toBe('server.pem: OK\n');
     expect(openssl(directory, 'verify', '-purpose', 'sslserver', '-CAfile', 'dev-ca.pem', 'participant.pem').status).not.toBe(0);
 
     const extensions = (name: string): string =>
-      openssl(directory, 'x509', '-in', name, '-noout', '-ext', 'basicConstraints,keyUsage,extendedKeyUsage').output.replace(/\s+/g, ' ').trim();
-    expect(extensions('dev-ca.pem')).toBe('X509v3 Basic Constraints: critical CA:TRUE X509v3 Key Usage: critical Certificate Sign, CRL Sign');
+      openssl(directory, 'x509', '-in', name, '-noout', '-ext', 'basicConstraints,keyUsage,extendedKeyUsage')
+        .output.replace(/\s+/g, ' ')
+        .trim();
+    expect(extensions('dev-ca.pem')).toBe(
+      'X509v3 Basic Constraints: critical CA:TRUE X509v3 Key Usage: critical Certificate Sign, CRL Sign',
+    );
     expect(extensions('participant.pem')).toBe(
       'X509v3 Basic Constraints: critical CA:FALSE X509v3 Key Usage: critical Digital Signature, Key Encipherment X509v3 Extended Key Usage: TLS Web Client Authentication',
     );

@@ -12,14 +12,25 @@ import { codeOfLength, emvMaximum, garbledCode } from '../formats/brcode-samples
 
 /** A run that floods or hangs is cut at 10 s (status null) rather than stalling the suite. */
 function contrato(args: string[], input = '') {
-  const run = spawnSync(process.execPath, ['--import', 'tsx', join(projectRoot, 'src/cli/main.ts'), ...args], { cwd: projectRoot, encoding: 'utf8', input, timeout: 10_000 });
+  const run = spawnSync(process.execPath, ['--import', 'tsx', join(projectRoot, 'src/cli/main.ts'), ...args], {
+    cwd: projectRoot,
+    encoding: 'utf8',
+    input,
+    timeout: 10_000,
+  });
   return { code: run.status, stdout: run.stdout, stderr: run.stderr };
 }
 
 /** The lines a run wrote to stderr. */
 const errorLines = (stderr: string): string[] => stderr.replace(/\n$/, '').split('\n');
 
-const staticCode = buildBrCode({ key: '52998224725', merchantName: 'MARIA SILVA', merchantCity: 'CURITIBA', amount: '35.00', txid: 'FATURA42' });
+const staticCode = buildBrCode({
+  key: '52998224725',
+  merchantName: 'MARIA SILVA',
+  merchantCity: 'CURITIBA',
+  amount: '35.00',
+  txid: 'FATURA42',
+});
 
 /** One valid and one invalid value for every format the issue names (and brcode). */
 const samples: Record<keyof typeof formats, [valid: string, invalid: string]> = {
@@ -71,7 +82,13 @@ describe('contrato brcode', () => {
   it('decode prints the fields as JSON', () => {
     const run = contrato(['brcode', 'decode', staticCode]);
     expect(run.code).toBe(0);
-    expect(JSON.parse(run.stdout)).toMatchObject({ kind: 'static', key: '52998224725', amount: '35.00', txid: 'FATURA42', merchantCity: 'CURITIBA' });
+    expect(JSON.parse(run.stdout)).toMatchObject({
+      kind: 'static',
+      key: '52998224725',
+      amount: '35.00',
+      txid: 'FATURA42',
+      merchantCity: 'CURITIBA',
+    });
   });
 
   it('decode reads stdin with -', () => {
@@ -85,16 +102,38 @@ describe('contrato brcode', () => {
   });
 
   it('encode prints a code that decodes to what was asked', () => {
-    const run = contrato(['brcode', 'encode', '--key', 'financeiro@padaria.com.br', '--amount', '10.50', '--name', 'PADARIA PAO QUENTE', '--city', 'SAO PAULO', '--txid', 'PEDIDO123']);
+    const run = contrato([
+      'brcode',
+      'encode',
+      '--key',
+      'financeiro@padaria.com.br',
+      '--amount',
+      '10.50',
+      '--name',
+      'PADARIA PAO QUENTE',
+      '--city',
+      'SAO PAULO',
+      '--txid',
+      'PEDIDO123',
+    ]);
     expect(run.code).toBe(0);
     const decoded = contrato(['brcode', 'decode', run.stdout.trim()]);
-    expect(JSON.parse(decoded.stdout)).toMatchObject({ key: 'financeiro@padaria.com.br', amount: '10.50', merchantName: 'PADARIA PAO QUENTE', txid: 'PEDIDO123' });
+    expect(JSON.parse(decoded.stdout)).toMatchObject({
+      key: 'financeiro@padaria.com.br',
+      amount: '10.50',
+      merchantName: 'PADARIA PAO QUENTE',
+      txid: 'PEDIDO123',
+    });
   });
 
   it.each([
     { args: ['brcode', 'encode', '--key', '+5511987654321', '--city', 'RECIFE'], code: 2, want: /needs --name, --city/ },
     { args: ['brcode', 'encode', '--key', '+5511987654321', '--url', 'x', '--name', 'A', '--city', 'B'], code: 2, want: /either --key/ },
-    { args: ['brcode', 'encode', '--key', '+5511987654321', '--name', 'A', '--city', 'B', '--colour', 'x'], code: 2, want: /unknown option --colour/ },
+    {
+      args: ['brcode', 'encode', '--key', '+5511987654321', '--name', 'A', '--city', 'B', '--colour', 'x'],
+      code: 2,
+      want: /unknown option --colour/,
+    },
     { args: ['brcode', 'encode', '--key', '+5511987654321', '--name', 'A', '--city', 'B', '--amount', '10,5'], code: 1, want: /amount/ },
     { args: ['brcode', 'scan'], code: 2, want: /decode <code> or encode/ },
   ])('$args -> exit $code', ({ args, code, want }) => {
@@ -132,7 +171,11 @@ describe('contrato brcode decode bounds', () => {
   ])('refuses a $given argument (too long for the OS, so in-process) with one line', ({ size }) => {
     const lines: string[] = [];
     const code = staticCode + 'X'.repeat(size - staticCode.length);
-    const exit = brcodeCommand({ positionals: ['decode', code] }, { out: (line) => lines.push(`out ${line}`), err: (line) => lines.push(line) }, () => '');
+    const exit = brcodeCommand(
+      { positionals: ['decode', code] },
+      { out: (line) => lines.push(`out ${line}`), err: (line) => lines.push(line) },
+      () => '',
+    );
     expect(exit).toBe(1);
     expect(lines).toEqual([tooLong(size)]);
   });
@@ -140,10 +183,14 @@ describe('contrato brcode decode bounds', () => {
   it('asks its stdin reader for at most 64 KiB and refuses more with one line', () => {
     const asked: number[] = [];
     const lines: string[] = [];
-    const exit = brcodeCommand({ positionals: ['decode'] }, { out: (line) => lines.push(`out ${line}`), err: (line) => lines.push(line) }, (maxBytes) => {
-      asked.push(maxBytes);
-      return staticCode + 'X'.repeat(20 * 1024 * 1024);
-    });
+    const exit = brcodeCommand(
+      { positionals: ['decode'] },
+      { out: (line) => lines.push(`out ${line}`), err: (line) => lines.push(line) },
+      (maxBytes) => {
+        asked.push(maxBytes);
+        return staticCode + 'X'.repeat(20 * 1024 * 1024);
+      },
+    );
     expect(asked).toEqual([64 * 1024]);
     expect(exit).toBe(1);
     expect(lines).toEqual([tooLongForStdin]);
@@ -152,7 +199,12 @@ describe('contrato brcode decode bounds', () => {
   it('reads stdin itself, bounded, when not given a reader: 20 MB piped in answers with one line', () => {
     const script = `import { brcodeCommand } from './src/cli/format-commands.ts';
 process.exitCode = brcodeCommand({ positionals: ['decode', '-'] }, { out: (line) => console.log(line), err: (line) => console.error(line) });`;
-    const run = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: projectRoot, encoding: 'utf8', input: '0000'.repeat(5 * 1024 * 1024), timeout: 10_000 });
+    const run = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      cwd: projectRoot,
+      encoding: 'utf8',
+      input: '0000'.repeat(5 * 1024 * 1024),
+      timeout: 10_000,
+    });
     expect(run.status).toBe(1);
     expect(errorLines(run.stderr)).toEqual([tooLongForStdin]);
   });

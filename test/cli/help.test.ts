@@ -26,7 +26,12 @@ const freshFolder = (): string => mkdtempSync(join(scratch, 'cwd-'));
 
 /** Runs `contrato <args>` in `cwd` (a new empty folder unless given); 20 s bounds anything that would serve. */
 function contrato(args: readonly string[], cwd = freshFolder()) {
-  const run = spawnSync(process.execPath, ['--import', tsxLoader, join(projectRoot, 'src/cli/main.ts'), ...args], { cwd, encoding: 'utf8', input: '', timeout: 20_000 });
+  const run = spawnSync(process.execPath, ['--import', tsxLoader, join(projectRoot, 'src/cli/main.ts'), ...args], {
+    cwd,
+    encoding: 'utf8',
+    input: '',
+    timeout: 20_000,
+  });
   return { code: run.status, signal: run.signal, stdout: run.stdout, stderr: run.stderr, cwd };
 }
 
@@ -84,7 +89,11 @@ describe('usage errors: exit 2, one line on stderr, nothing else', () => {
   it.each([
     { given: 'an unknown command', args: ['valdate'], want: /did you mean validate\?/ },
     { given: 'an unknown command far off', args: ['frobnicate'], want: /unknown command "frobnicate"; known: validate, / },
-    { given: 'an unknown option of a command', args: ['mock', '--prot', '5000'], want: /unknown option --prot for mock; did you mean --port\?/ },
+    {
+      given: 'an unknown option of a command',
+      args: ['mock', '--prot', '5000'],
+      want: /unknown option --prot for mock; did you mean --port\?/,
+    },
     { given: 'an unknown option before any command', args: ['--verbose'], want: /unknown option --verbose/ },
     { given: 'an unexpected positional', args: ['docs', 'extra'], want: /docs takes no argument "extra"/ },
     { given: 'a port out of range', args: ['mock', '--port', '70000'], want: /--port .*"70000"/ },
@@ -108,7 +117,15 @@ describe('contrato dev-certs', () => {
   const passphrase = 'hunter2-never-printed';
   const folder = freshFolder();
   const certs = join(folder, 'certs');
-  const files = ['dev-ca.pem', 'dev-ca-key.pem', 'participant.pem', 'participant-key.pem', 'participant.pfx', 'server.pem', 'server-key.pem'];
+  const files = [
+    'dev-ca.pem',
+    'dev-ca-key.pem',
+    'participant.pem',
+    'participant-key.pem',
+    'participant.pfx',
+    'server.pem',
+    'server-key.pem',
+  ];
 
   it('writes the seven files', () => {
     const run = contrato(['dev-certs', '--dir', certs, '--passphrase', passphrase], folder);

@@ -23,9 +23,27 @@ const bearer = { authorization: 'Bearer mock', 'content-type': 'application/json
 describe('mocks', () => {
   it.each([
     ['core-banking', 'POST', '/fee-rules', { name: 'Tarifa', percent: 1, minAmount: 1 }, /\/body\/maxAmount/],
-    ['accounts', 'POST', '/crypto-caas/wallets', { network: 'USDT', address: '0xa4c123b1612dd272d1371c17149d439536b3216f' }, /\/body\/network/],
-    ['pix', 'PUT', '/cob/fc9a4366ff3d4964b5dbc6c91a8722d3', { calendario: { expiracao: 3600 }, valor: { original: '10,00' }, chave: '+5511987654321' }, /\/body\/valor\/original/],
-    ['messages', 'POST', '/messages/pacs.002', { idInstrucaoOriginal: 'x', situacaoDaTransacao: 'OK' }, /\/body\/situacaoDaTransacao|\/body\/idFimAFimOriginal/],
+    [
+      'accounts',
+      'POST',
+      '/crypto-caas/wallets',
+      { network: 'USDT', address: '0xa4c123b1612dd272d1371c17149d439536b3216f' },
+      /\/body\/network/,
+    ],
+    [
+      'pix',
+      'PUT',
+      '/cob/fc9a4366ff3d4964b5dbc6c91a8722d3',
+      { calendario: { expiracao: 3600 }, valor: { original: '10,00' }, chave: '+5511987654321' },
+      /\/body\/valor\/original/,
+    ],
+    [
+      'messages',
+      'POST',
+      '/messages/pacs.002',
+      { idInstrucaoOriginal: 'x', situacaoDaTransacao: 'OK' },
+      /\/body\/situacaoDaTransacao|\/body\/idFimAFimOriginal/,
+    ],
   ] as const)('%s answers %s %s with a bad body by a 422 problem naming the field', async (name, method, path, body, field) => {
     const url = await mock(name);
     const response = await fetch(`${url}${path}`, { method, headers: { ...bearer, 'svc-token': 'mock' }, body: JSON.stringify(body) });
@@ -45,7 +63,9 @@ describe('mocks', () => {
 
   it('answers a valid request with the example the Prefer header names', async () => {
     const url = await mock('accounts');
-    const response = await fetch(`${url}/crypto-caas/wallets?network=ETH`, { headers: { ...bearer, 'x-account-id': '48213', Prefer: 'code=200' } });
+    const response = await fetch(`${url}/crypto-caas/wallets?network=ETH`, {
+      headers: { ...bearer, 'x-account-id': '48213', Prefer: 'code=200' },
+    });
     expect(response.status).toBe(200);
     expect(((await response.json()) as { meta: { total: number } }).meta.total).toBeGreaterThanOrEqual(0);
   });
@@ -63,7 +83,11 @@ describe('mocks', () => {
     expect(await answer()).toBe(first);
   });
 
-  const mutualTls = { location: ['request'], severity: 'Warning', message: 'We currently do not support this type of security scheme: mutualTLS' };
+  const mutualTls = {
+    location: ['request'],
+    severity: 'Warning',
+    message: 'We currently do not support this type of security scheme: mutualTLS',
+  };
   const unauthorised = { location: ['request'], severity: 'Error', code: 401, message: 'Invalid security scheme used' };
   it.each([
     { given: 'only the mutualTLS warning', header: JSON.stringify([mutualTls]), want: undefined },

@@ -28,15 +28,24 @@ describe('documentation site', () => {
     for (const info of interfaces) expect(html).toContain(`href="${info.name}.html"`);
   });
 
-  it.each(interfaces.map((info) => info.name))('serves the %s reference with the Redoc scripts inlined and every operationId', async (name) => {
-    const response = await fetch(`${server.url}/${name}.html`);
-    expect(response.status).toBe(200);
-    const html = await response.text();
-    expect(html).not.toMatch(/<script[^>]+src="https?:/);
-    const spec = JSON.parse(readFileSync(bundledSpecPath(name), 'utf8')) as { paths: Record<string, Record<string, { operationId?: string }>> };
-    const operationIds = Object.values(spec.paths).flatMap((item) => Object.values(item).map((op) => op.operationId).filter(Boolean));
-    for (const id of operationIds) expect(html).toContain(`"operationId":"${id}"`);
-  });
+  it.each(interfaces.map((info) => info.name))(
+    'serves the %s reference with the Redoc scripts inlined and every operationId',
+    async (name) => {
+      const response = await fetch(`${server.url}/${name}.html`);
+      expect(response.status).toBe(200);
+      const html = await response.text();
+      expect(html).not.toMatch(/<script[^>]+src="https?:/);
+      const spec = JSON.parse(readFileSync(bundledSpecPath(name), 'utf8')) as {
+        paths: Record<string, Record<string, { operationId?: string }>>;
+      };
+      const operationIds = Object.values(spec.paths).flatMap((item) =>
+        Object.values(item)
+          .map((op) => op.operationId)
+          .filter(Boolean),
+      );
+      for (const id of operationIds) expect(html).toContain(`"operationId":"${id}"`);
+    },
+  );
 
   it('does not rebuild when nothing changed, and refuses paths outside the site', async () => {
     await expect(buildSite(siteDir)).resolves.toBe(false);

@@ -54,9 +54,12 @@ describe('npm start', () => {
   it('prints what it starts, a line per server as each is ready, serves them, and stops on SIGTERM', async () => {
     const { child, output } = await startUntil(['--import', 'tsx', 'scripts/start.ts', '--port', '0'], /all ready in [\d.]+ s/, 150_000);
     expect(output).toMatch(/^checking generated\/ against specs\//m);
-    expect(output).toMatch(/^starting 5 Prism mocks \(accounts, pix, pix-location, messages, core-banking\) and the docs site on 127\.0\.0\.1/m);
+    expect(output).toMatch(
+      /^starting 5 Prism mocks \(accounts, pix, pix-location, messages, core-banking\) and the docs site on 127\.0\.0\.1/m,
+    );
     const urls = new Map<string, string>();
-    for (const match of output.matchAll(/^(mock|docs) {2}(\S+)\s+(http:\/\/127\.0\.0\.1:\d+)\/?\s+ready in [\d.]+ s/gm)) urls.set(match[2]!, match[3]!);
+    for (const match of output.matchAll(/^(mock|docs) {2}(\S+)\s+(http:\/\/127\.0\.0\.1:\d+)\/?\s+ready in [\d.]+ s/gm))
+      urls.set(match[2]!, match[3]!);
     expect([...urls.keys()].sort()).toEqual([...interfaces.map((info) => info.name), 'site'].sort());
     // --port 0: every server on a port of its own, none on the defaults.
     expect(new Set(urls.values()).size).toBe(urls.size);
@@ -78,46 +81,63 @@ describe('npm start', () => {
   it.each([
     { given: 'SIGKILL', signals: ['SIGKILL'] as const },
     { given: 'a second SIGTERM while stopping (Ctrl-C twice)', signals: ['SIGTERM', 'SIGTERM'] as const },
-  ])('leaves no mock running after $given', async ({ signals }) => {
-    const { child } = await startUntil(['--import', 'tsx', 'scripts/start.ts', '--port', '0'], /all ready in [\d.]+ s/, 150_000);
-    const mockProcesses = spawnSync('ps', ['-o', 'pid=,args=', '--ppid', String(child.pid)], { encoding: 'utf8' })
-      .stdout.split('\n')
-      .filter((line) => line.includes('prism-cli'))
-      .map((line) => Number(line.trim().split(/\s+/)[0]));
-    expect(mockProcesses).toHaveLength(interfaces.length);
-    for (const signal of signals) child.kill(signal);
-    const alive = (pid: number): boolean => {
-      try {
-        process.kill(pid, 0);
-        return true;
-      } catch {
-        return false;
-      }
-    };
-    // Bounded: the mocks notice their parent is gone as soon as the kernel closes its end of their stdin.
-    for (let waited = 0; waited < 15_000 && mockProcesses.some(alive); waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(mockProcesses.filter(alive)).toEqual([]);
-  }, 180_000);
+  ])(
+    'leaves no mock running after $given',
+    async ({ signals }) => {
+      const { child } = await startUntil(['--import', 'tsx', 'scripts/start.ts', '--port', '0'], /all ready in [\d.]+ s/, 150_000);
+      const mockProcesses = spawnSync('ps', ['-o', 'pid=,args=', '--ppid', String(child.pid)], { encoding: 'utf8' })
+        .stdout.split('\n')
+        .filter((line) => line.includes('prism-cli'))
+        .map((line) => Number(line.trim().split(/\s+/)[0]));
+      expect(mockProcesses).toHaveLength(interfaces.length);
+      for (const signal of signals) child.kill(signal);
+      const alive = (pid: number): boolean => {
+        try {
+          process.kill(pid, 0);
+          return true;
+        } catch {
+          return false;
+        }
+      };
+      // Bounded: the mocks notice their parent is gone as soon as the kernel closes its end of their stdin.
+      for (let waited = 0; waited < 15_000 && mockProcesses.some(alive); waited += 100)
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(mockProcesses.filter(alive)).toEqual([]);
+    },
+    180_000,
+  );
 
   it.each([
     { given: 'npm start', args: ['--import', 'tsx', 'scripts/start.ts'], hint: /e\.g\. npm start -- --port \d+/ },
     { given: 'contrato docs', args: ['--import', 'tsx', 'src/cli/main.ts', 'docs'], hint: /e\.g\. contrato docs --port \d+/ },
-  ])('$given on a taken port ends at once in one line naming the port and --port', async ({ args, hint }) => {
-    const { port, server } = await occupyPort();
-    try {
-      const site = join(scratch, `site-${port}`);
-      // The docs site listens on the base port itself.
-      const run = spawnSync(process.execPath, [...args, '--port', String(port), '--site', site], { cwd: projectRoot, encoding: 'utf8', timeout: 60_000 });
-      expect(run.status).toBe(1);
-      const lines = run.stderr.split('\n').filter((line) => line.trim() !== '' && !line.startsWith('npm warn'));
-      expect(lines).toHaveLength(1);
-      expect(lines[0]).toMatch(new RegExp(`^contrato: port ${port} \\(docs site\\) on 127\\.0\\.0\\.1 is already in use; start on other ports with --port <base>`));
-      expect(lines[0]).toMatch(hint);
-      expect(run.stderr).not.toMatch(/^\s+at /m);
-      // Refused before anything ran: no site was built, no server is left.
-      expect(existsSync(site)).toBe(false);
-    } finally {
-      server.close();
-    }
-  }, 90_000);
+  ])(
+    '$given on a taken port ends at once in one line naming the port and --port',
+    async ({ args, hint }) => {
+      const { port, server } = await occupyPort();
+      try {
+        const site = join(scratch, `site-${port}`);
+        // The docs site listens on the base port itself.
+        const run = spawnSync(process.execPath, [...args, '--port', String(port), '--site', site], {
+          cwd: projectRoot,
+          encoding: 'utf8',
+          timeout: 60_000,
+        });
+        expect(run.status).toBe(1);
+        const lines = run.stderr.split('\n').filter((line) => line.trim() !== '' && !line.startsWith('npm warn'));
+        expect(lines).toHaveLength(1);
+        expect(lines[0]).toMatch(
+          new RegExp(
+            `^contrato: port ${port} \\(docs site\\) on 127\\.0\\.0\\.1 is already in use; start on other ports with --port <base>`,
+          ),
+        );
+        expect(lines[0]).toMatch(hint);
+        expect(run.stderr).not.toMatch(/^\s+at /m);
+        // Refused before anything ran: no site was built, no server is left.
+        expect(existsSync(site)).toBe(false);
+      } finally {
+        server.close();
+      }
+    },
+    90_000,
+  );
 });

@@ -14,12 +14,52 @@ import { projectRoot } from '../../scripts/lib.js';
 const scratch = mkdtempSync(join(tmpdir(), 'contrato-cli-messages-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-const names = ['pacs.002', 'pacs.004', 'pacs.008', 'pain.009', 'pain.011', 'pain.012-authorization', 'pain.012-confirmation', 'pain.013', 'pain.014', 'camt.060', 'camt.055', 'camt.029', 'reda.022', 'dict.create-key', 'dict.update-key', 'dict.list-keys', 'dict.check-keys', 'dict.qrcode-lookup', 'dict.fraud-marker'];
-const schemaOf = (message: string) => JSON.parse(readFileSync(join(projectRoot, 'specs/messages/schemas', message.split('.')[0]!, `${message}.schema.json`), 'utf8')) as { required?: string[] };
-const exampleOf = (message: string) => (parse(readFileSync(join(projectRoot, 'specs/messages/examples', message, readdirSync(join(projectRoot, 'specs/messages/examples', message)).sort()[0]!), 'utf8')) as { value: Record<string, unknown> }).value;
+const names = [
+  'pacs.002',
+  'pacs.004',
+  'pacs.008',
+  'pain.009',
+  'pain.011',
+  'pain.012-authorization',
+  'pain.012-confirmation',
+  'pain.013',
+  'pain.014',
+  'camt.060',
+  'camt.055',
+  'camt.029',
+  'reda.022',
+  'dict.create-key',
+  'dict.update-key',
+  'dict.list-keys',
+  'dict.check-keys',
+  'dict.qrcode-lookup',
+  'dict.fraud-marker',
+];
+const schemaOf = (message: string) =>
+  JSON.parse(readFileSync(join(projectRoot, 'specs/messages/schemas', message.split('.')[0]!, `${message}.schema.json`), 'utf8')) as {
+    required?: string[];
+  };
+const exampleOf = (message: string) =>
+  (
+    parse(
+      readFileSync(
+        join(
+          projectRoot,
+          'specs/messages/examples',
+          message,
+          readdirSync(join(projectRoot, 'specs/messages/examples', message)).sort()[0]!,
+        ),
+        'utf8',
+      ),
+    ) as { value: Record<string, unknown> }
+  ).value;
 
 function contrato(args: string[]) {
-  const run = spawnSync(process.execPath, ['--import', 'tsx', join(projectRoot, 'src/cli/main.ts'), 'validate', ...args], { cwd: projectRoot, encoding: 'utf8', input: '' });
+  const run = spawnSync(process.execPath, ['--import', 'tsx', join(projectRoot, 'src/cli/main.ts'), 'validate', ...args], {
+    cwd: projectRoot,
+    encoding: 'utf8',
+    input: '',
+  });
   return { code: run.status, stdout: run.stdout, stderr: run.stderr };
 }
 function file(name: string, content: unknown): string {

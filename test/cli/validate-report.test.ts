@@ -13,14 +13,22 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 function validate(args: string[], document: unknown) {
   const path = join(scratch, `${args.join('-').replace(/\W/g, '_')}-${Math.random().toString(36).slice(2)}.json`);
   writeFileSync(path, JSON.stringify(document));
-  const run = spawnSync(process.execPath, ['--import', 'tsx', join(projectRoot, 'src/cli/main.ts'), 'validate', ...args, path], { cwd: projectRoot, encoding: 'utf8', input: '', timeout: 20_000 });
+  const run = spawnSync(process.execPath, ['--import', 'tsx', join(projectRoot, 'src/cli/main.ts'), 'validate', ...args, path], {
+    cwd: projectRoot,
+    encoding: 'utf8',
+    input: '',
+    timeout: 20_000,
+  });
   return { code: run.status, stdout: run.stdout, stderr: run.stderr };
 }
 
 const rule = feeRule;
 
 /** A page of `count` fee rules whose weight is 0 (the minimum is 1): one issue per rule. */
-const pageOfBadRules = (count: number) => ({ meta: { total: count, page: 1, perPage: count }, data: Array.from({ length: count }, () => ({ ...rule, weight: 0 })) });
+const pageOfBadRules = (count: number) => ({
+  meta: { total: count, page: 1, perPage: count },
+  data: Array.from({ length: count }, () => ({ ...rule, weight: 0 })),
+});
 const issueLine = /^\/data\/\d+\/weight: must be at least 1 \(minimum; got 0\)$/;
 
 describe('contrato validate report', () => {

@@ -31,9 +31,25 @@ const goodFeeRule = { name: 'Tarifa Pix', percent: 0.99, minAmount: 0.5, maxAmou
 
 describe('contrato validate', () => {
   it.each([
-    { given: 'a valid request body from a file', args: ['core-banking', 'POST', '/fee-rules', 'request', file('good.json', goodFeeRule)], want: 0, out: /valid/ },
-    { given: 'a valid request body on stdin', args: ['core-banking', 'POST', '/fee-rules', 'request', '-'], input: goodFeeRule, want: 0, out: /valid/ },
-    { given: 'a valid response of a concrete path', args: ['core-banking', 'GET', '/fee-rules/0e3ec47e-2fc8-4c4c-bdee-0eb80eb91a50', 'response:200', file('rule.json', feeRule)], want: 0, out: /valid/ },
+    {
+      given: 'a valid request body from a file',
+      args: ['core-banking', 'POST', '/fee-rules', 'request', file('good.json', goodFeeRule)],
+      want: 0,
+      out: /valid/,
+    },
+    {
+      given: 'a valid request body on stdin',
+      args: ['core-banking', 'POST', '/fee-rules', 'request', '-'],
+      input: goodFeeRule,
+      want: 0,
+      out: /valid/,
+    },
+    {
+      given: 'a valid response of a concrete path',
+      args: ['core-banking', 'GET', '/fee-rules/0e3ec47e-2fc8-4c4c-bdee-0eb80eb91a50', 'response:200', file('rule.json', feeRule)],
+      want: 0,
+      out: /valid/,
+    },
     { given: 'a valid component schema', args: ['core-banking', 'schema', 'FeeRule', file('rule2.json', feeRule)], want: 0, out: /valid/ },
   ])('$given -> exit $want', ({ args, input, want, out }) => {
     const run = contrato(args, input);
@@ -46,7 +62,10 @@ describe('contrato validate', () => {
     {
       given: 'an empty name and an unknown field',
       args: ['core-banking', 'POST', '/fee-rules', 'request', file('bad.json', { ...goodFeeRule, name: '', weight: 3 })],
-      want: ['/name: must have at least 1 character (minLength; got "")', '/weight: is not a field of this request (unknown or not writable here) (additionalProperties; got 3)'],
+      want: [
+        '/name: must have at least 1 character (minLength; got "")',
+        '/weight: is not a field of this request (unknown or not writable here) (additionalProperties; got 3)',
+      ],
     },
     {
       given: 'a missing required field',
@@ -55,8 +74,16 @@ describe('contrato validate', () => {
     },
     {
       given: 'an allowed IP outside IPv4 (a contrato format, with its reason)',
-      args: ['core-banking', 'POST', '/credentials', 'request', file('credential.json', { accountId: 1, description: 'erp', allowedIps: ['10.0.0.0/33'], scopes: ['pix.read'] })],
-      want: ['/allowedIps/0: must be an IPv4 address or CIDR range (200.160.2.3 or 200.160.0.0/16): a CIDR prefix length is /0 to /32 (format cidr; got "10.0.0.0/33")'],
+      args: [
+        'core-banking',
+        'POST',
+        '/credentials',
+        'request',
+        file('credential.json', { accountId: 1, description: 'erp', allowedIps: ['10.0.0.0/33'], scopes: ['pix.read'] }),
+      ],
+      want: [
+        '/allowedIps/0: must be an IPv4 address or CIDR range (200.160.2.3 or 200.160.0.0/16): a CIDR prefix length is /0 to /32 (format cidr; got "10.0.0.0/33")',
+      ],
     },
     {
       given: 'a concrete path whose id is not a uuid',
@@ -78,7 +105,11 @@ describe('contrato validate', () => {
     { given: 'an unknown interface', args: ['nope', 'POST', '/fee-rules', 'request'], want: /unknown interface "nope"/ },
     { given: 'an unknown operation', args: ['core-banking', 'PATCH', '/fee-rules', 'request'], want: /no operation PATCH \/fee-rules/ },
     { given: 'an operation without a body', args: ['core-banking', 'GET', '/fee-rules', 'request'], want: /takes no request body/ },
-    { given: 'a status the operation does not have', args: ['core-banking', 'GET', '/fee-rules', 'response:418'], want: /has no response 418/ },
+    {
+      given: 'a status the operation does not have',
+      args: ['core-banking', 'GET', '/fee-rules', 'response:418'],
+      want: /has no response 418/,
+    },
     { given: 'an unknown schema', args: ['core-banking', 'schema', 'Nope', '-'], want: /no schema Nope/ },
     { given: 'a document that is not JSON', args: ['core-banking', 'schema', 'FeeRule', '-'], input: '{oops', want: /not JSON/ },
     { given: 'no command', args: [], want: /usage/ },

@@ -13,7 +13,13 @@ afterEach(async () => {
 });
 
 const token = { access_token: 'tok', token_type: 'Bearer', expires_in: 3600 };
-const invoice = { customerId: 88123, pixKey: 'financeiro@padaria.com.br', dueDate: '2026-12-10', amount: 149.9, type: 'IMMEDIATE' } as const;
+const invoice = {
+  customerId: 88123,
+  pixKey: 'financeiro@padaria.com.br',
+  dueDate: '2026-12-10',
+  amount: 149.9,
+  type: 'IMMEDIATE',
+} as const;
 const feeRule = (n: number) => ({
   id: `0e3ec47e-2fc8-4c4c-bdee-0eb80eb91a${String(n).padStart(2, '0')}`,
   baasId: '8313d412-4f4b-4f33-8f97-e1a279e8f514',
@@ -41,7 +47,9 @@ async function bank(handler: Handler, options: { responseValidation?: 'off' | 'w
 describe('core-banking client', () => {
   it('rejects an invalid body before any request, naming pointer, rule and value', async () => {
     const { client, requests } = await bank((_request, response) => sendJson(response, 500, {}));
-    const error = await client.feeRules.create({ body: { name: '', percent: 1, minAmount: 1, maxAmount: 2 } }).catch((caught: unknown) => caught);
+    const error = await client.feeRules
+      .create({ body: { name: '', percent: 1, minAmount: 1, maxAmount: 2 } })
+      .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(RequestValidationError);
     expect((error as RequestValidationError).issues).toEqual([
       { pointer: '/body/name', rule: 'minLength', message: 'must have at least 1 character (minLength; got "")', value: '' },
@@ -57,8 +65,10 @@ describe('core-banking client', () => {
     expect(requests).toEqual([]);
   });
 
-  it('sends a generated Idempotency-Key when none is given, and the caller\'s when given', async () => {
-    const { client, requests } = await bank((_request, response) => sendJson(response, 201, { id: 1, amount: 149.9, status: 'REGISTERING' }));
+  it("sends a generated Idempotency-Key when none is given, and the caller's when given", async () => {
+    const { client, requests } = await bank((_request, response) =>
+      sendJson(response, 201, { id: 1, amount: 149.9, status: 'REGISTERING' }),
+    );
     await client.invoices.create({ path: { accountId: 1234 }, body: invoice });
     await client.invoices.create({ path: { accountId: 1234 }, body: invoice }, { idempotencyKey: 'order-5531' });
     await client.invoices.create({ path: { accountId: 1234 }, header: { 'Idempotency-Key': 'explicit-1' }, body: invoice });
@@ -81,7 +91,15 @@ describe('core-banking client', () => {
       .update({ path: { id: '0e3ec47e-2fc8-4c4c-bdee-0eb80eb91a50' }, body: { percent: 1, minAmount: 0, maxAmount: 5, weight: 2 } })
       .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ProblemError);
-    expect(error).toMatchObject({ status: 409, type: problem.type, title: problem.title, detail: problem.detail, instance: problem.instance, correlationId: problem.correlationId, operationId: 'feeRules.update' });
+    expect(error).toMatchObject({
+      status: 409,
+      type: problem.type,
+      title: problem.title,
+      detail: problem.detail,
+      instance: problem.instance,
+      correlationId: problem.correlationId,
+      operationId: 'feeRules.update',
+    });
     expect((error as Error).message).toContain('correlationId 6f1c2d3e-4b5a-4c7d-8e9f-0a1b2c3d4e5f');
   });
 

@@ -9,7 +9,13 @@ import { ConnectionError, ContratoError, createCoreBankingClient, HttpError, res
 import { sendJson, startLoopbackServer } from '../helpers/loopback.js';
 import { seededRandom } from '../helpers/seeded.js';
 
-const invoice = (n: number) => ({ customerId: 1000 + n, pixKey: 'financeiro@padaria.com.br', dueDate: '2026-12-10', amount: 10 + n / 100, type: 'IMMEDIATE' as const });
+const invoice = (n: number) => ({
+  customerId: 1000 + n,
+  pixKey: 'financeiro@padaria.com.br',
+  dueDate: '2026-12-10',
+  amount: 10 + n / 100,
+  type: 'IMMEDIATE' as const,
+});
 const maxRetries = 4;
 
 describe('retries under faults never pay twice', () => {
@@ -37,7 +43,8 @@ describe('retries under faults never pay twice', () => {
       const previous = stored.get(key);
       if (previous) {
         // Replay with the same payload returns the original; a different payload gives 409 (section 4.10).
-        if (previous.body !== request.body) return sendJson(response, 409, { title: 'Idempotency key reused', status: 409 }, 'application/problem+json');
+        if (previous.body !== request.body)
+          return sendJson(response, 409, { title: 'Idempotency key reused', status: 409 }, 'application/problem+json');
         return sendJson(response, 201, previous.response);
       }
       executions.set(key, (executions.get(key) ?? 0) + 1);
@@ -104,12 +111,23 @@ describe('retries under faults never pay twice', () => {
       sendJson(response, 200, { id: '0e3ec47e-2fc8-4c4c-bdee-0eb80eb91a50', name: 'x', percent: 1, minAmount: 0, maxAmount: 1, weight: 1 });
     });
     try {
-      const client = createCoreBankingClient({ baseUrl: server.url, clientId: 'c', clientSecret: 's', retry: { baseDelayMs: 1 }, rateLimit: false });
-      const failure = await client.feeRules.create({ body: { name: 'x', percent: 1, minAmount: 0, maxAmount: 1 } }).catch((error: unknown) => error);
+      const client = createCoreBankingClient({
+        baseUrl: server.url,
+        clientId: 'c',
+        clientSecret: 's',
+        retry: { baseDelayMs: 1 },
+        rateLimit: false,
+      });
+      const failure = await client.feeRules
+        .create({ body: { name: 'x', percent: 1, minAmount: 0, maxAmount: 1 } })
+        .catch((error: unknown) => error);
       expect(failure).toBeInstanceOf(ConnectionError);
       expect((failure as ConnectionError).attempts).toBe(1);
       expect(posts).toBe(1);
-      await client.feeRules.update({ path: { id: '0e3ec47e-2fc8-4c4c-bdee-0eb80eb91a50' }, body: { percent: 1, minAmount: 0, maxAmount: 1 } });
+      await client.feeRules.update({
+        path: { id: '0e3ec47e-2fc8-4c4c-bdee-0eb80eb91a50' },
+        body: { percent: 1, minAmount: 0, maxAmount: 1 },
+      });
       expect(puts).toBe(3);
     } finally {
       await server.close();

@@ -17,7 +17,10 @@ const cases = exampleCases(document).filter((c) => /^2/.test(c.status) && c.valu
 /** Adds a field to every object, swaps every known enum value for an unknown one, reverses member order. */
 function evolve(value: unknown, schema: Json | undefined): unknown {
   const resolved = schema === undefined ? undefined : resolveLocal(document, schema);
-  const target = isObject(resolved) && Array.isArray(resolved.allOf) && resolved.allOf.length === 1 ? resolveLocal(document, resolved.allOf[0]) : resolved;
+  const target =
+    isObject(resolved) && Array.isArray(resolved.allOf) && resolved.allOf.length === 1
+      ? resolveLocal(document, resolved.allOf[0])
+      : resolved;
   if (Array.isArray(value)) return value.map((item) => evolve(item, isObject(target) ? target.items : undefined));
   if (typeof value === 'string' && isObject(target) && Array.isArray(target['x-known-values'])) return 'A_VALUE_ADDED_IN_A_LATER_VERSION';
   if (value === null || typeof value !== 'object') return value;
@@ -38,13 +41,21 @@ beforeAll(async () => {
     }
     sendJson(response, serving.status, serving.body);
   });
-  client = createCoreBankingClient({ baseUrl: server.url, clientId: 'c', clientSecret: 's', responseValidation: 'strict', rateLimit: false });
+  client = createCoreBankingClient({
+    baseUrl: server.url,
+    clientId: 'c',
+    clientSecret: 's',
+    responseValidation: 'strict',
+    rateLimit: false,
+  });
 });
 afterAll(async () => server.close());
 
 describe('responses from a later version of the contract', () => {
   it('changes something in most examples', () => {
-    const changed = cases.filter((c) => JSON.stringify(evolve(c.value, c.operation.responses.find((r) => r.status === c.status)!.schema!)) !== JSON.stringify(c.value));
+    const changed = cases.filter(
+      (c) => JSON.stringify(evolve(c.value, c.operation.responses.find((r) => r.status === c.status)!.schema!)) !== JSON.stringify(c.value),
+    );
     expect(changed.length).toBe(cases.length);
   });
 

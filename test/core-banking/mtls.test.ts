@@ -35,14 +35,17 @@ afterAll(async () => {
   pki.dispose();
 });
 
-const clientWith = (tls: TlsOptions) => createCoreBankingClient({ baseUrl, clientId: 'partner', clientSecret: 'mtls-secret', tls, retry: { maxRetries: 0 } });
+const clientWith = (tls: TlsOptions) =>
+  createCoreBankingClient({ baseUrl, clientId: 'partner', clientSecret: 'mtls-secret', tls, retry: { maxRetries: 0 } });
 const balance = (client: ReturnType<typeof clientWith>) => client.accounts.balance({ path: { id: 77 } });
 
 async function authFailureOf(run: () => Promise<unknown>): Promise<AuthError> {
-  const error = await Promise.resolve().then(run).then(
-    () => expect.unreachable('the call must fail'),
-    (caught: unknown) => caught,
-  );
+  const error = await Promise.resolve()
+    .then(run)
+    .then(
+      () => expect.unreachable('the call must fail'),
+      (caught: unknown) => caught,
+    );
   expect(error).toBeInstanceOf(AuthError);
   expect((error as Error).message).not.toContain('mtls-secret');
   expect((error as Error).message).not.toContain(pki.pfxPassphrase);
@@ -61,7 +64,9 @@ describe('core-banking over mutual TLS', () => {
 
   it('a PFX bundle with its passphrase works the same', async () => {
     seen.length = 0;
-    await expect(balance(clientWith({ pfx: pki.clientPfx, passphrase: pki.pfxPassphrase, ca: pki.ca }))).resolves.toMatchObject({ balance: 10.5 });
+    await expect(balance(clientWith({ pfx: pki.clientPfx, passphrase: pki.pfxPassphrase, ca: pki.ca }))).resolves.toMatchObject({
+      balance: 10.5,
+    });
     expect(seen.map((entry) => entry.clientCn)).toEqual(['partner-client', 'partner-client']);
   });
 
@@ -79,12 +84,42 @@ describe('core-banking over mutual TLS', () => {
   });
 
   it.each([
-    { given: 'no client certificate', tls: () => ({ ca: pki.ca }), reason: 'certificate-refused', want: /requires a client certificate|no client certificate was configured/ },
-    { given: 'a certificate from a CA the server does not trust', tls: () => ({ ...pki.rogueClient, ca: pki.ca }), reason: 'certificate-refused', want: /rejected the client certificate|refuses the client certificate/ },
-    { given: 'an expired certificate', tls: () => ({ ...pki.expiredClient, ca: pki.ca }), reason: 'certificate-expired', want: /expired on 2020-01-02/ },
-    { given: 'a key that does not match the certificate', tls: () => ({ cert: pki.client.cert, key: pki.otherClient.key, ca: pki.ca }), reason: 'key-mismatch', want: /do not match/ },
-    { given: 'a PFX with the wrong passphrase', tls: () => ({ pfx: pki.clientPfx, passphrase: 'wrong', ca: pki.ca }), reason: 'pfx-unreadable', want: /wrong passphrase/ },
-    { given: 'a server the client does not trust', tls: () => ({ ...pki.client }), reason: 'server-untrusted', want: /server's certificate is not trusted/ },
+    {
+      given: 'no client certificate',
+      tls: () => ({ ca: pki.ca }),
+      reason: 'certificate-refused',
+      want: /requires a client certificate|no client certificate was configured/,
+    },
+    {
+      given: 'a certificate from a CA the server does not trust',
+      tls: () => ({ ...pki.rogueClient, ca: pki.ca }),
+      reason: 'certificate-refused',
+      want: /rejected the client certificate|refuses the client certificate/,
+    },
+    {
+      given: 'an expired certificate',
+      tls: () => ({ ...pki.expiredClient, ca: pki.ca }),
+      reason: 'certificate-expired',
+      want: /expired on 2020-01-02/,
+    },
+    {
+      given: 'a key that does not match the certificate',
+      tls: () => ({ cert: pki.client.cert, key: pki.otherClient.key, ca: pki.ca }),
+      reason: 'key-mismatch',
+      want: /do not match/,
+    },
+    {
+      given: 'a PFX with the wrong passphrase',
+      tls: () => ({ pfx: pki.clientPfx, passphrase: 'wrong', ca: pki.ca }),
+      reason: 'pfx-unreadable',
+      want: /wrong passphrase/,
+    },
+    {
+      given: 'a server the client does not trust',
+      tls: () => ({ ...pki.client }),
+      reason: 'server-untrusted',
+      want: /server's certificate is not trusted/,
+    },
   ] as const)('$given -> AuthError $reason', async ({ tls, reason, want }) => {
     seen.length = 0;
     const error = await authFailureOf(() => balance(clientWith(tls())));

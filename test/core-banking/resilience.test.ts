@@ -30,7 +30,14 @@ async function bank(handler: Handler, options: Partial<CoreBankingClientOptions>
     if (request.path === '/auth/token') return sendJson(response, 200, token);
     handler(request, response);
   });
-  const client = createCoreBankingClient({ baseUrl: server.url, clientId: 'c', clientSecret: 's', retry: { baseDelayMs: 1, maxDelayMs: 5 }, rateLimit: false, ...options });
+  const client = createCoreBankingClient({
+    baseUrl: server.url,
+    clientId: 'c',
+    clientSecret: 's',
+    retry: { baseDelayMs: 1, maxDelayMs: 5 },
+    rateLimit: false,
+    ...options,
+  });
   return { client, server };
 }
 
@@ -44,7 +51,13 @@ describe('core-banking client resilience', () => {
       }
       sendJson(response, 200, balance);
     });
-    const client = createCoreBankingClient({ baseUrl: server.url, clientId: 'c', clientSecret: 's', tokenSkewSeconds: 0, rateLimit: false });
+    const client = createCoreBankingClient({
+      baseUrl: server.url,
+      clientId: 'c',
+      clientSecret: 's',
+      tokenSkewSeconds: 0,
+      rateLimit: false,
+    });
     await client.accounts.balance({ path: { id: 7 } });
     await new Promise((resolve) => setTimeout(resolve, 1100));
     await Promise.all(Array.from({ length: 100 }, () => client.accounts.balance({ path: { id: 7 } })));
@@ -54,23 +67,32 @@ describe('core-banking client resilience', () => {
 
   it('a slow answer is a TimeoutError; a GET is retried and succeeds once the server is quick again', async () => {
     let calls = 0;
-    const { client } = await bank((_request, response) => {
-      calls += 1;
-      if (calls === 1) setTimeout(() => sendJson(response, 200, balance), 500);
-      else sendJson(response, 200, balance);
-    }, { timeoutMs: 100 });
+    const { client } = await bank(
+      (_request, response) => {
+        calls += 1;
+        if (calls === 1) setTimeout(() => sendJson(response, 200, balance), 500);
+        else sendJson(response, 200, balance);
+      },
+      { timeoutMs: 100 },
+    );
     await expect(client.accounts.balance({ path: { id: 7 } })).resolves.toEqual(balance);
     expect(calls).toBe(2);
-    const slow = await bank((_request, response) => setTimeout(() => sendJson(response, 200, balance), 500), { timeoutMs: 50, retry: { maxRetries: 0 } });
+    const slow = await bank((_request, response) => setTimeout(() => sendJson(response, 200, balance), 500), {
+      timeoutMs: 50,
+      retry: { maxRetries: 0 },
+    });
     const error = await slow.client.accounts.balance({ path: { id: 7 } }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(TimeoutError);
     expect((error as TimeoutError).attempts).toBe(1);
   });
 
-  it('an AbortSignal cancels the call and its retries with the caller\'s reason', async () => {
-    const { client, server: bankServer } = await bank((_request, response) => sendJson(response, 503, { title: 'Unavailable', status: 503 }, 'application/problem+json'), {
-      retry: { baseDelayMs: 200, maxDelayMs: 200, maxRetries: 5 },
-    });
+  it("an AbortSignal cancels the call and its retries with the caller's reason", async () => {
+    const { client, server: bankServer } = await bank(
+      (_request, response) => sendJson(response, 503, { title: 'Unavailable', status: 503 }, 'application/problem+json'),
+      {
+        retry: { baseDelayMs: 200, maxDelayMs: 200, maxRetries: 5 },
+      },
+    );
     const controller = new AbortController();
     setTimeout(() => controller.abort(new Error('user cancelled')), 50);
     await expect(client.accounts.balance({ path: { id: 7 } }, { signal: controller.signal })).rejects.toThrow('user cancelled');
@@ -82,13 +104,23 @@ describe('core-banking client resilience', () => {
     const { client } = await bank((_request, response) => {
       calls += 1;
       response.setHeader('retry-after', calls === 1 ? '1' : '3600');
-      sendJson(response, 429, { title: 'Too many requests', status: 429, correlationId: '11111111-2222-4333-8444-555555555555' }, 'application/problem+json');
+      sendJson(
+        response,
+        429,
+        { title: 'Too many requests', status: 429, correlationId: '11111111-2222-4333-8444-555555555555' },
+        'application/problem+json',
+      );
     });
     const started = Date.now();
     const error = await client.accounts.balance({ path: { id: 7 } }).catch((caught: unknown) => caught);
     expect(Date.now() - started).toBeGreaterThanOrEqual(950);
     expect(error).toBeInstanceOf(RateLimitError);
-    expect(error).toMatchObject({ status: 429, retryAfterSeconds: 3600, attempts: 2, correlationId: '11111111-2222-4333-8444-555555555555' });
+    expect(error).toMatchObject({
+      status: 429,
+      retryAfterSeconds: 3600,
+      attempts: 2,
+      correlationId: '11111111-2222-4333-8444-555555555555',
+    });
   });
 
   it.each([
@@ -122,11 +154,25 @@ describe('core-banking client resilience', () => {
       given: 'a problem with violacoes, an error type and a correlation header',
       handler: ((_request, response) => {
         response.setHeader('x-request-id', 'req-42');
-        sendJson(response, 400, { type: 'https://pix.example.com/api/v2/error/CobOperacaoInvalida', title: 'Cobrança inválida', status: 400, violacoes: [{ razao: 'valor.original inválido', propriedade: 'valor.original' }] }, 'application/problem+json');
+        sendJson(
+          response,
+          400,
+          {
+            type: 'https://pix.example.com/api/v2/error/CobOperacaoInvalida',
+            title: 'Cobrança inválida',
+            status: 400,
+            violacoes: [{ razao: 'valor.original inválido', propriedade: 'valor.original' }],
+          },
+          'application/problem+json',
+        );
       }) as Handler,
       check: (error: unknown) => {
         expect(error).toBeInstanceOf(ProblemError);
-        expect(error).toMatchObject({ errorType: 'CobOperacaoInvalida', correlationId: 'req-42', violacoes: [{ razao: 'valor.original inválido', propriedade: 'valor.original' }] });
+        expect(error).toMatchObject({
+          errorType: 'CobOperacaoInvalida',
+          correlationId: 'req-42',
+          violacoes: [{ razao: 'valor.original inválido', propriedade: 'valor.original' }],
+        });
       },
     },
   ])('$given -> a typed error', async ({ handler, check }) => {
@@ -139,19 +185,32 @@ describe('core-banking client resilience', () => {
     server = await startLoopbackServer((request, response) => {
       if (request.path === '/auth/token') {
         tokenCalls += 1;
-        return tokenCalls === 1 ? sendJson(response, 503, { title: 'Unavailable', status: 503 }, 'application/problem+json') : sendJson(response, 200, token);
+        return tokenCalls === 1
+          ? sendJson(response, 503, { title: 'Unavailable', status: 503 }, 'application/problem+json')
+          : sendJson(response, 200, token);
       }
       sendJson(response, 201, { id: '0e3ec47e-2fc8-4c4c-bdee-0eb80eb91a50', name: 'x', percent: 1, minAmount: 0, maxAmount: 1, weight: 1 });
     });
-    const client = createCoreBankingClient({ baseUrl: server.url, clientId: 'c', clientSecret: 's', retry: { baseDelayMs: 1 }, rateLimit: false });
-    await expect(client.feeRules.create({ body: { name: 'x', percent: 1, minAmount: 0, maxAmount: 1 } })).resolves.toMatchObject({ weight: 1 });
+    const client = createCoreBankingClient({
+      baseUrl: server.url,
+      clientId: 'c',
+      clientSecret: 's',
+      retry: { baseDelayMs: 1 },
+      rateLimit: false,
+    });
+    await expect(client.feeRules.create({ body: { name: 'x', percent: 1, minAmount: 0, maxAmount: 1 } })).resolves.toMatchObject({
+      weight: 1,
+    });
     expect(tokenCalls).toBe(2);
   });
 
   it('response validation: warn logs a broken contract and returns; strict throws; both accept 9.3 additions', async () => {
     const broken = { ...balance, balance: 'lots' };
     const events: LogEvent[] = [];
-    const warn = await bank((_request, response) => sendJson(response, 200, broken), { responseValidation: 'warn', logger: (event) => events.push(event) });
+    const warn = await bank((_request, response) => sendJson(response, 200, broken), {
+      responseValidation: 'warn',
+      logger: (event) => events.push(event),
+    });
     await expect(warn.client.accounts.balance({ path: { id: 7 } })).resolves.toEqual(broken);
     expect(events.find((event) => event.event === 'response-contract')).toMatchObject({ level: 'warn', data: { status: 200 } });
     await warn.server.close();

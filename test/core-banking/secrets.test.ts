@@ -26,7 +26,8 @@ beforeAll(async () => {
     request.on('end', () => {
       const url = request.url ?? '';
       if (url === '/auth/token') {
-        if (tokenRefused) return response.writeHead(401).end(JSON.stringify({ title: 'Unauthorized', detail: `invalid secret ${clientSecret}` }));
+        if (tokenRefused)
+          return response.writeHead(401).end(JSON.stringify({ title: 'Unauthorized', detail: `invalid secret ${clientSecret}` }));
         return response.end(JSON.stringify({ access_token: accessToken, token_type: 'Bearer', expires_in: 3600 }));
       }
       if (url.startsWith('/accounts/1/invoices') && request.method === 'POST') {
@@ -50,24 +51,44 @@ describe('no secret leaves the client', () => {
     const logger = (event: LogEvent): void => {
       lines.push(JSON.stringify(event));
     };
-    const options = { baseUrl, clientId: 'baas_partner', clientSecret, tls: { pfx: pki.clientPfx, passphrase: pki.pfxPassphrase, ca: pki.ca }, logger, retry: { baseDelayMs: 1 }, rateLimit: false } as const;
+    const options = {
+      baseUrl,
+      clientId: 'baas_partner',
+      clientSecret,
+      tls: { pfx: pki.clientPfx, passphrase: pki.pfxPassphrase, ca: pki.ca },
+      logger,
+      retry: { baseDelayMs: 1 },
+      rateLimit: false,
+    } as const;
     const client = createCoreBankingClient(options);
     const errors: unknown[] = [];
     const attempt = (run: () => Promise<unknown>) => run().catch((error: unknown) => errors.push(error));
 
     await attempt(() => client.accounts.get({ path: { id: 7 } }));
-    await attempt(() => client.invoices.create({ path: { accountId: 1 }, body: { customerId: 1, pixKey: cpf, dueDate: '2026-12-10', amount: 10, type: 'IMMEDIATE' } }));
+    await attempt(() =>
+      client.invoices.create({
+        path: { accountId: 1 },
+        body: { customerId: 1, pixKey: cpf, dueDate: '2026-12-10', amount: 10, type: 'IMMEDIATE' },
+      }),
+    );
     await attempt(() => client.auth.token({ body: { client_id: 'x', client_secret: clientSecret, grant_type: 'password' as never } }));
-    await attempt(() => client.feeRules.create({ body: { name: '', percent: 1, minAmount: 0, maxAmount: 1, note: clientSecret } as never }));
+    await attempt(() =>
+      client.feeRules.create({ body: { name: '', percent: 1, minAmount: 0, maxAmount: 1, note: clientSecret } as never }),
+    );
     tokenRefused = true;
     await attempt(() => createCoreBankingClient(options).accounts.get({ path: { id: 7 } }));
-    await attempt(async () => createCoreBankingClient({ ...options, tls: { pfx: pki.clientPfx, passphrase: `${pki.pfxPassphrase}-wrong`, ca: pki.ca } }));
+    await attempt(async () =>
+      createCoreBankingClient({ ...options, tls: { pfx: pki.clientPfx, passphrase: `${pki.pfxPassphrase}-wrong`, ca: pki.ca } }),
+    );
 
     expect(lines.length).toBeGreaterThan(5);
     expect(errors.length).toBe(5);
     const everything = [
       ...lines,
-      ...errors.map((error) => `${String(error)} ${(error as Error).stack ?? ''} ${JSON.stringify(error)} ${JSON.stringify((error as { issues?: unknown }).issues ?? null)}`),
+      ...errors.map(
+        (error) =>
+          `${String(error)} ${(error as Error).stack ?? ''} ${JSON.stringify(error)} ${JSON.stringify((error as { issues?: unknown }).issues ?? null)}`,
+      ),
     ].join('\n');
     for (const secret of [clientSecret, accessToken, pki.pfxPassphrase]) expect(everything).not.toContain(secret);
     expect(lines.join('\n')).not.toContain(cpf);

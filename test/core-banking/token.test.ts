@@ -33,7 +33,8 @@ async function startBank(options: TokenServerOptions = {}): Promise<LoopbackServ
   let issued = 0;
   server = await startLoopbackServer((request, response) => {
     if (request.method === 'POST' && request.path === '/auth/token') {
-      if (options.tokenStatus) return sendJson(response, options.tokenStatus, problem(options.tokenStatus, 'Token refused'), 'application/problem+json');
+      if (options.tokenStatus)
+        return sendJson(response, options.tokenStatus, problem(options.tokenStatus, 'Token refused'), 'application/problem+json');
       issued += 1;
       if (options.tokenBody) return sendJson(response, 200, options.tokenBody);
       return sendJson(response, 200, { access_token: `token-${issued}`, token_type: 'Bearer', expires_in: options.expiresIn ?? 3600 });
@@ -57,7 +58,11 @@ describe('core-banking token flow', () => {
     const bank = await startBank();
     await expect(client(bank).accounts.balance({ path: { id: accountId } })).resolves.toEqual(balance);
     const [tokenRequest] = tokenRequests(bank);
-    expect(JSON.parse(tokenRequest!.body)).toEqual({ client_id: 'baas_partner', client_secret: 's3cr3t-value', grant_type: 'client_credentials' });
+    expect(JSON.parse(tokenRequest!.body)).toEqual({
+      client_id: 'baas_partner',
+      client_secret: 's3cr3t-value',
+      grant_type: 'client_credentials',
+    });
     expect(bank.requests.at(-1)!.headers.authorization).toBe('Bearer token-1');
   });
 
@@ -113,7 +118,9 @@ describe('core-banking token flow', () => {
     { status: 403, want: /source IP is not allowed/ },
   ])('a refused token request ($status) is an AuthError that never shows the secret', async ({ status, want }) => {
     const bank = await startBank({ tokenStatus: status });
-    const error = await client(bank).accounts.balance({ path: { id: accountId } }).catch((caught: unknown) => caught);
+    const error = await client(bank)
+      .accounts.balance({ path: { id: accountId } })
+      .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(AuthError);
     expect((error as AuthError).status).toBe(status);
     expect((error as AuthError).message).toMatch(want);
@@ -122,7 +129,9 @@ describe('core-banking token flow', () => {
 
   it('a token response without access_token is an AuthError, and the token is never sent', async () => {
     const bank = await startBank({ tokenBody: { token_type: 'Bearer', expires_in: 3600, accessToken: 'camelCase-by-mistake' } });
-    const error = await client(bank).accounts.balance({ path: { id: accountId } }).catch((caught: unknown) => caught);
+    const error = await client(bank)
+      .accounts.balance({ path: { id: accountId } })
+      .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(AuthError);
     expect((error as AuthError).message).toMatch(/token response has no usable token/);
     expect((error as AuthError).reason).toBe('token-response-invalid');

@@ -47,7 +47,10 @@ interface Visit {
   readonly external: string[];
 }
 
-async function visit(page: string, options: { openOperations?: readonly { id: string; tag: string; provisional?: boolean; reason?: string }[] } = {}): Promise<Visit> {
+async function visit(
+  page: string,
+  options: { openOperations?: readonly { id: string; tag: string; provisional?: boolean; reason?: string }[] } = {},
+): Promise<Visit> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const tab = await context.newPage();
   const errors: string[] = [];
@@ -69,42 +72,63 @@ async function visit(page: string, options: { openOperations?: readonly { id: st
   const links = (await tab.evaluate("[...document.querySelectorAll('a[href]')].map((a) => a.getAttribute('href') ?? '')")) as string[];
   const shown: string[] = [];
   // Redoc routes an operation as #/<tag slug>/<operationid>; it renders a section when it is navigated to.
-  const slug = (tag: string): string => tag.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+  const slug = (tag: string): string =>
+    tag
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '');
   const markedProvisional: string[] = [];
   for (const { id, tag, provisional, reason } of options.openOperations ?? []) {
     await tab.evaluate(`window.location.hash = ${JSON.stringify(`/${slug(tag)}/${id.toLowerCase()}`)}`);
     const found = await tab
       .waitForFunction(`document.body.innerText.includes(${JSON.stringify(`operationId ${id}`)})`, undefined, { timeout: 5_000 })
-      .then(() => true, () => false);
+      .then(
+        () => true,
+        () => false,
+      );
     if (found) shown.push(id);
     // Its own section says so, with its own reason (the sidebar's "[Provisional]" alone would not prove it).
-    if (found && provisional && (await tab.innerText('body')).includes(`Provisional — ${(reason ?? '').slice(0, 40)}`)) markedProvisional.push(id);
+    if (found && provisional && (await tab.innerText('body')).includes(`Provisional — ${(reason ?? '').slice(0, 40)}`))
+      markedProvisional.push(id);
   }
   const result = { text: await tab.innerText('body'), html: await tab.content(), links, shown, markedProvisional, errors, external };
   await context.close();
   return result;
 }
 
-const documentOf = (name: string) => JSON.parse(readFileSync(bundledSpecPath(name as Parameters<typeof bundledSpecPath>[0]), 'utf8')) as Record<string, any>;
-const operationIdsOf = (document: Record<string, any>): { id: string; tag: string; provisional: boolean; reason: string; summary: string }[] =>
+const documentOf = (name: string) =>
+  JSON.parse(readFileSync(bundledSpecPath(name as Parameters<typeof bundledSpecPath>[0]), 'utf8')) as Record<string, any>;
+const operationIdsOf = (
+  document: Record<string, any>,
+): { id: string; tag: string; provisional: boolean; reason: string; summary: string }[] =>
   Object.values((document.paths ?? {}) as Record<string, Record<string, any>>).flatMap((item) =>
     Object.values(item)
       .filter((operation) => operation && typeof operation === 'object' && 'operationId' in operation)
-      .map((operation) => ({ id: String(operation.operationId), tag: String(operation.tags?.[0] ?? ''), provisional: operation['x-provisional'] === true, reason: String(operation['x-provisional-reason'] ?? ''), summary: String(operation.summary ?? '') })),
+      .map((operation) => ({
+        id: String(operation.operationId),
+        tag: String(operation.tags?.[0] ?? ''),
+        provisional: operation['x-provisional'] === true,
+        reason: String(operation['x-provisional-reason'] ?? ''),
+        summary: String(operation.summary ?? ''),
+      })),
   );
 
 describe('documentation site in Chromium', () => {
-  it.each(interfaces.map((info) => info.name))('%s: loads offline and clean, shows every operationId, marks provisional operations', async (name) => {
-    const operations = operationIdsOf(documentOf(name));
-    expect(operations.length).toBeGreaterThan(0);
-    const page = await visit(`${name}.html`, { openOperations: operations });
-    expect(page.errors).toEqual([]);
-    expect(page.external).toEqual([]);
-    // Every operation opened from its link shows its operationId (and the client method named after it).
-    expect(operations.map((operation) => operation.id).filter((id) => !page.shown.includes(id))).toEqual([]);
-    const provisional = operations.filter((operation) => operation.provisional).map((operation) => operation.id);
-    expect(provisional.filter((id) => !page.markedProvisional.includes(id))).toEqual([]);
-  }, 120_000);
+  it.each(interfaces.map((info) => info.name))(
+    '%s: loads offline and clean, shows every operationId, marks provisional operations',
+    async (name) => {
+      const operations = operationIdsOf(documentOf(name));
+      expect(operations.length).toBeGreaterThan(0);
+      const page = await visit(`${name}.html`, { openOperations: operations });
+      expect(page.errors).toEqual([]);
+      expect(page.external).toEqual([]);
+      // Every operation opened from its link shows its operationId (and the client method named after it).
+      expect(operations.map((operation) => operation.id).filter((id) => !page.shown.includes(id))).toEqual([]);
+      const provisional = operations.filter((operation) => operation.provisional).map((operation) => operation.id);
+      expect(provisional.filter((id) => !page.markedProvisional.includes(id))).toEqual([]);
+    },
+    120_000,
+  );
 
   it('events: every webhook event type is on its page', async () => {
     const webhooks = documentOf('accounts').webhooks as Record<string, { post: { operationId: string } }>;

@@ -46,12 +46,18 @@ describe('simultaneous identical deliveries with a slow asynchronous store', () 
         await sleep(Math.floor(random() * 21));
       },
     });
-    const answers = await Promise.all(Array.from({ length: pairs }, (_, index) => Promise.all([receiver.deliver(invoicePaid(1000 + index)), receiver.deliver(invoicePaid(1000 + index))])));
+    const answers = await Promise.all(
+      Array.from({ length: pairs }, (_, index) =>
+        Promise.all([receiver.deliver(invoicePaid(1000 + index)), receiver.deliver(invoicePaid(1000 + index))]),
+      ),
+    );
     expect(calls.size).toBe(pairs);
     expect([...calls].filter(([, times]) => times !== 1)).toEqual([]);
     answers.forEach(expectOneHandled);
     const seconds = answers.flat().filter((answer) => answer.status !== 200 || answer.body.duplicate === true);
-    console.log(`one server: the other delivery of each pair was a duplicate ${seconds.filter((a) => a.status === 200).length} times, asked to come back (503) ${seconds.filter((a) => a.status === 503).length} times`);
+    console.log(
+      `one server: the other delivery of each pair was a duplicate ${seconds.filter((a) => a.status === 200).length} times, asked to come back (503) ${seconds.filter((a) => a.status === 503).length} times`,
+    );
   });
 
   it('run onEvent exactly once per key when the two deliveries reach two handlers sharing the store', async () => {
@@ -60,7 +66,11 @@ describe('simultaneous identical deliveries with a slow asynchronous store', () 
     const shared = slowStore(memoryDeliveryStore(), random);
     const options: WebhookHandlerOptions = { store: shared, onEvent: (_event, { key }) => count(key) };
     const [first, second] = [await start(options), await start(options)];
-    const answers = await Promise.all(Array.from({ length: pairs }, (_, index) => Promise.all([first.deliver(invoicePaid(2000 + index)), second.deliver(invoicePaid(2000 + index))])));
+    const answers = await Promise.all(
+      Array.from({ length: pairs }, (_, index) =>
+        Promise.all([first.deliver(invoicePaid(2000 + index)), second.deliver(invoicePaid(2000 + index))]),
+      ),
+    );
     expect([...calls].filter(([, times]) => times !== 1)).toEqual([]);
     expect(calls.size).toBe(pairs);
     answers.forEach(expectOneHandled);

@@ -95,7 +95,9 @@ describe('createWebhookHandler', () => {
     const seen: ParsedEvent[] = [];
     const deliver = await receiver({ onEvent: (event) => void seen.push(event) });
     expect((await deliver({ type: 'pix.automatic.created', data: { id: 9 } })).status).toBe(200);
-    expect(seen).toEqual([{ known: false, type: 'pix.automatic.created', data: { id: 9 }, payload: { type: 'pix.automatic.created', data: { id: 9 } } }]);
+    expect(seen).toEqual([
+      { known: false, type: 'pix.automatic.created', data: { id: 9 }, payload: { type: 'pix.automatic.created', data: { id: 9 } } },
+    ]);
   });
 
   it('accepts deliveries by the registered method (PUT)', async () => {
@@ -131,7 +133,9 @@ describe('a deeply nested delivery (a poison message before)', () => {
     for (const attempt of [1, 2]) {
       const answer = await deliver(body);
       expect({ attempt, status: answer.status }).toEqual({ attempt, status: 400 });
-      expect(answer.body.issues).toEqual([{ pointer: '', rule: 'maxNestingDepth', message: 'nests objects and arrays deeper than 64 levels' }]);
+      expect(answer.body.issues).toEqual([
+        { pointer: '', rule: 'maxNestingDepth', message: 'nests objects and arrays deeper than 64 levels' },
+      ]);
     }
     expect(calls).toBe(0);
     expect(errors).toHaveLength(2);
@@ -163,6 +167,8 @@ describe('options', () => {
     ['maxBodyBytes', Number.NaN],
     ['maxNestingDepth', 0],
   ])('refuses %s = %s', (name, value) => {
-    expect(() => createWebhookHandler({ onEvent: () => undefined, [name]: value })).toThrow(new RegExp(`${name} must be a positive number`));
+    expect(() => createWebhookHandler({ onEvent: () => undefined, [name]: value })).toThrow(
+      new RegExp(`${name} must be a positive number`),
+    );
   });
 });

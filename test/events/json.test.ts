@@ -9,12 +9,25 @@ import { nestsDeeperThan, stringifyIteratively, valueNestsDeeperThan } from '../
 
 describe('stringifyIteratively', () => {
   it('equals JSON.stringify for any JSON value', () => {
-    fc.assert(fc.property(fc.jsonValue(), (value) => stringifyIteratively(value) === JSON.stringify(value)), { numRuns: 500 });
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => stringifyIteratively(value) === JSON.stringify(value)),
+      { numRuns: 500 },
+    );
   });
 
   it('equals JSON.stringify for values JSON.stringify has rules for: undefined, functions, toJSON, holes, boxed values, NaN', () => {
     const sparse = [1, , 3];
-    const value = { a: undefined, b: () => 1, c: new Date(0), d: sparse, e: [undefined, Symbol('s')], f: new Number(2), g: Number.NaN, h: -0, i: { toJSON: (key: string) => `key ${key}` } };
+    const value = {
+      a: undefined,
+      b: () => 1,
+      c: new Date(0),
+      d: sparse,
+      e: [undefined, Symbol('s')],
+      f: new Number(2),
+      g: Number.NaN,
+      h: -0,
+      i: { toJSON: (key: string) => `key ${key}` },
+    };
     expect(stringifyIteratively(value)).toBe(JSON.stringify(value));
     expect(stringifyIteratively(undefined)).toBe(JSON.stringify(undefined));
   });

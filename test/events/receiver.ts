@@ -47,7 +47,16 @@ export async function startReceiver(options: WebhookHandlerOptions): Promise<Rec
 
 export const invoicePaid = (invoiceId: number) => ({
   type: 'invoice.paid',
-  data: { invoiceId, txId: 'fc9a4366ff3d4964b5dbc6c91a8722d3', status: 'COMPLETED', paymentMethod: 'PIX', amount: 249.9, dueDate: '2025-04-10T00:00:00-03:00', description: 'Pedido 10482', customer: { name: 'Mariana Costa Ribeiro', document: '***.034.325-**' } },
+  data: {
+    invoiceId,
+    txId: 'fc9a4366ff3d4964b5dbc6c91a8722d3',
+    status: 'COMPLETED',
+    paymentMethod: 'PIX',
+    amount: 249.9,
+    dueDate: '2025-04-10T00:00:00-03:00',
+    description: 'Pedido 10482',
+    customer: { name: 'Mariana Costa Ribeiro', document: '***.034.325-**' },
+  },
 });
 
 /** The seed of this run: WEBHOOK_TEST_SEED to replay one, else the clock; printed either way. */

@@ -30,7 +30,10 @@ function collectionBarcode(segment: string, identifier: '6' | '7' | '8' | '9', r
 
 function collectionLine(barcode: string): string {
   const modulo = barcode[2] === '6' || barcode[2] === '7' ? modulo10 : modulo11Collection;
-  return [0, 1, 2, 3].map((block) => barcode.slice(block * 11, block * 11 + 11)).map((block) => block + modulo(block)).join('');
+  return [0, 1, 2, 3]
+    .map((block) => barcode.slice(block * 11, block * 11 + 11))
+    .map((block) => block + modulo(block))
+    .join('');
 }
 
 const flip = (code: string, index: number): string => code.slice(0, index) + ((Number(code[index]) + 1) % 10) + code.slice(index + 1);
@@ -76,7 +79,12 @@ describe('bank boletos', () => {
   });
 
   it.each([
-    { given: 'the general digit changed', code: () => flip(barcode, 4), check: checkBoletoBarcode, want: /general check digit \(5th digit\)/ },
+    {
+      given: 'the general digit changed',
+      code: () => flip(barcode, 4),
+      check: checkBoletoBarcode,
+      want: /general check digit \(5th digit\)/,
+    },
     { given: 'a value digit changed', code: () => flip(barcode, 12), check: checkBoletoBarcode, want: /general check digit/ },
     { given: '43 digits', code: () => barcode.slice(1), check: checkBoletoBarcode, want: /44 digits/ },
     { given: 'first field digit changed', code: () => flip(line, 2), check: checkBoletoLine, want: /first field \(digit 10\)/ },
@@ -92,12 +100,18 @@ describe('bank boletos', () => {
 
   it('any barcode built from its parts validates, and so does its line', () => {
     fc.assert(
-      fc.property(fc.stringMatching(/^\d{3}$/), fc.stringMatching(/^\d{4}$/), fc.stringMatching(/^\d{10}$/), fc.stringMatching(/^\d{25}$/), (bank, due, value, free) => {
-        const code = bankBarcode(bank, due, value, free);
-        if (code.startsWith('8')) return; // a barcode starting with 8 is a collection slip
-        expect(checkBoletoBarcode(code).valid).toBe(true);
-        expect(checkBoletoLine(digitableLineOfBarcode(code)).valid).toBe(true);
-      }),
+      fc.property(
+        fc.stringMatching(/^\d{3}$/),
+        fc.stringMatching(/^\d{4}$/),
+        fc.stringMatching(/^\d{10}$/),
+        fc.stringMatching(/^\d{25}$/),
+        (bank, due, value, free) => {
+          const code = bankBarcode(bank, due, value, free);
+          if (code.startsWith('8')) return; // a barcode starting with 8 is a collection slip
+          expect(checkBoletoBarcode(code).valid).toBe(true);
+          expect(checkBoletoLine(digitableLineOfBarcode(code)).valid).toBe(true);
+        },
+      ),
     );
   });
 });

@@ -32,13 +32,17 @@ describe('checkCpf', () => {
       return [...base, first, digit([...base, first])].join('');
     };
     fc.assert(
-      fc.property(fc.array(fc.integer({ min: 0, max: 9 }), { minLength: 9, maxLength: 9 }), fc.integer({ min: 1, max: 99 }), (base, shift) => {
-        const cpf = cpfOf(base);
-        if (/^(.)\1*$/.test(cpf)) return;
-        expect(checkCpf(cpf).valid).toBe(true);
-        const wrong = cpf.slice(0, 9) + String((Number(cpf.slice(9)) + shift) % 100).padStart(2, '0');
-        expect(checkCpf(wrong).valid).toBe(false);
-      }),
+      fc.property(
+        fc.array(fc.integer({ min: 0, max: 9 }), { minLength: 9, maxLength: 9 }),
+        fc.integer({ min: 1, max: 99 }),
+        (base, shift) => {
+          const cpf = cpfOf(base);
+          if (/^(.)\1*$/.test(cpf)) return;
+          expect(checkCpf(cpf).valid).toBe(true);
+          const wrong = cpf.slice(0, 9) + String((Number(cpf.slice(9)) + shift) % 100).padStart(2, '0');
+          expect(checkCpf(wrong).valid).toBe(false);
+        },
+      ),
     );
   });
 });

@@ -16,7 +16,6 @@ import {
 } from '../../src/formats/pix.js';
 import { expectFormat as expectResult, type FormatCase as Case } from '../helpers/format-cases.js';
 
-
 const tail = 'a1B2c3D4e5F';
 describe.each([
   {

@@ -3,7 +3,6 @@ import { describe, expect, it } from 'vitest';
 import { expectFormat as expectResult, type FormatCase as Case } from '../helpers/format-cases.js';
 import { checkBrlAmount, checkDecimal, checkIbgeMunicipality, checkIpv4OrCidr } from '../../src/formats/values.js';
 
-
 describe.each([
   {
     name: 'brl-amount',

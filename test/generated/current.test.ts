@@ -28,7 +28,9 @@ describe('generated/', () => {
     expect(fresh.sort()).toEqual(committed.sort());
     for (const file of committed) {
       const freshFile = join(scratch, file.slice('generated/'.length));
-      expect(readFileSync(freshFile, 'utf8'), `${file} is stale: run npm run regenerate`).toBe(readFileSync(join(projectRoot, file), 'utf8'));
+      expect(readFileSync(freshFile, 'utf8'), `${file} is stale: run npm run regenerate`).toBe(
+        readFileSync(join(projectRoot, file), 'utf8'),
+      );
     }
   }, 120_000);
 

@@ -27,11 +27,31 @@ describe('coverage of the interface specification', () => {
 
   it.each([
     ['an operation left out', (t: Record<string, any>) => delete t.operations['A.keys.list'], /operation A\.keys\.list: not accounted for/],
-    ['a pointer to nothing', (t: Record<string, any>) => (t.operations['D.feeRules.create'].spec = ['core-banking#/paths/~1nowhere/post']), /does not resolve/],
-    ['a test that does not exist', (t: Record<string, any>) => (t.events['invoice.paid'].tests = ['test/events/nothing.test.ts']), /test test\/events\/nothing\.test\.ts does not exist/],
-    ['a rule whose tests do not name it', (t: Record<string, any>) => (t.rules['R-A-caas-pairs'].tests = ['test/events/parse.test.ts']), /rule R-A-caas-pairs: no listed test names it/],
-    ['a rule not checkable without a reason', (t: Record<string, any>) => ((t.rules['R-A-caas-pairs'].enforced = 'not-checkable'), delete t.rules['R-A-caas-pairs'].reason), /no reason given/],
-    ['a rule the inventory does not have', (t: Record<string, any>) => (t.rules['R-X-invented'] = { enforced: 'schema', tests: [] }), /R-X-invented: in the traceability but not in the inventory/],
+    [
+      'a pointer to nothing',
+      (t: Record<string, any>) => (t.operations['D.feeRules.create'].spec = ['core-banking#/paths/~1nowhere/post']),
+      /does not resolve/,
+    ],
+    [
+      'a test that does not exist',
+      (t: Record<string, any>) => (t.events['invoice.paid'].tests = ['test/events/nothing.test.ts']),
+      /test test\/events\/nothing\.test\.ts does not exist/,
+    ],
+    [
+      'a rule whose tests do not name it',
+      (t: Record<string, any>) => (t.rules['R-A-caas-pairs'].tests = ['test/events/parse.test.ts']),
+      /rule R-A-caas-pairs: no listed test names it/,
+    ],
+    [
+      'a rule not checkable without a reason',
+      (t: Record<string, any>) => ((t.rules['R-A-caas-pairs'].enforced = 'not-checkable'), delete t.rules['R-A-caas-pairs'].reason),
+      /no reason given/,
+    ],
+    [
+      'a rule the inventory does not have',
+      (t: Record<string, any>) => (t.rules['R-X-invented'] = { enforced: 'schema', tests: [] }),
+      /R-X-invented: in the traceability but not in the inventory/,
+    ],
     ['a not-shown item without handling', (t: Record<string, any>) => delete t.notShown[0].handling, /no handling given/],
   ])('fails on %s', (_given, edit, want) => {
     expect(broken(edit).join('\n')).toMatch(want);

@@ -32,34 +32,204 @@ interface Mutation {
 
 const mutations: Mutation[] = [
   { given: 'nothing changed', base: core, mutate: () => undefined, want: 'none' },
-  { given: 'fields of a schema reordered', base: core, mutate: (d) => (schema(d, 'FeeRule').properties = Object.fromEntries(Object.entries(schema(d, 'FeeRule').properties as Json).reverse())), want: 'none' },
-  { given: 'a new resource (operation)', base: core, mutate: (d) => (d.paths['/people'] = { get: { operationId: 'people.list', responses: { '200': { description: 'ok' } } } }), want: 'compatible', says: /new operation/ },
+  {
+    given: 'fields of a schema reordered',
+    base: core,
+    mutate: (d) =>
+      (schema(d, 'FeeRule').properties = Object.fromEntries(Object.entries(schema(d, 'FeeRule').properties as Json).reverse())),
+    want: 'none',
+  },
+  {
+    given: 'a new resource (operation)',
+    base: core,
+    mutate: (d) => (d.paths['/people'] = { get: { operationId: 'people.list', responses: { '200': { description: 'ok' } } } }),
+    want: 'compatible',
+    says: /new operation/,
+  },
   { given: 'an operation removed', base: core, mutate: (d) => delete d.paths['/baas'], want: 'breaking', says: /operation removed/ },
-  { given: 'a new optional query parameter', base: core, mutate: (d) => op(d, '/fee-rules', 'get').parameters.push({ name: 'weight', in: 'query', schema: { type: 'integer' } }), want: 'compatible', says: /new optional parameter/ },
-  { given: 'a new required query parameter', base: core, mutate: (d) => op(d, '/fee-rules', 'get').parameters.push({ name: 'weight', in: 'query', required: true, schema: { type: 'integer' } }), want: 'breaking', says: /new required parameter/ },
-  { given: 'a new required request field', base: core, mutate: (d) => ((schema(d, 'FeeRuleCreateRequest').properties.code = { type: 'string' }), schema(d, 'FeeRuleCreateRequest').required.push('code')), want: 'breaking', says: /new required request field/ },
-  { given: 'a new optional request field', base: core, mutate: (d) => (schema(d, 'FeeRuleCreateRequest').properties.code = { type: 'string' }), want: 'compatible', says: /new optional request field/ },
-  { given: 'an optional request field made required', base: core, mutate: (d) => schema(d, 'FeeRuleCreateRequest').required.push('fixedAmount'), want: 'breaking', says: /now required/ },
-  { given: 'a new response field', base: core, mutate: (d) => (schema(d, 'FeeRule').properties.channel = { type: 'string' }), want: 'compatible', says: /new response field/ },
-  { given: 'a response field removed', base: core, mutate: (d) => delete schema(d, 'FeeRule').properties.weight, want: 'breaking', says: /response field removed/ },
-  { given: 'a request field removed', base: core, mutate: (d) => delete schema(d, 'FeeRuleCreateRequest').properties.fixedAmount, want: 'breaking', says: /request field removed/ },
-  { given: 'a new enumeration element in a response', base: accounts, mutate: (d) => schema(d, 'CaasOrder').properties.status['x-known-values'].push('ON_HOLD'), want: 'compatible', says: /enumeration element added: "ON_HOLD"/ },
-  { given: 'an enumeration element removed from a response', base: accounts, mutate: (d) => schema(d, 'CaasOrder').properties.status['x-known-values'].pop(), want: 'breaking', says: /enumeration element removed/ },
-  { given: 'a new enumeration element in a request', base: accounts, mutate: (d) => schema(d, 'CaasNetwork').enum.push('SOL'), want: 'compatible', says: /enumeration element added: "SOL"/ },
-  { given: 'an enumeration element removed from a request', base: accounts, mutate: (d) => (schema(d, 'CaasNetwork').enum = ['BTC', 'ETH']), want: 'breaking', says: /enumeration element removed: "TRX"/ },
-  { given: 'a request type narrowed (number to integer)', base: core, mutate: (d) => (schema(d, 'FeeRuleCreateRequest').properties.percent.type = 'integer'), want: 'breaking', says: /type no longer accepts number/ },
-  { given: 'a request pattern added', base: core, mutate: (d) => (schema(d, 'FeeRuleCreateRequest').properties.name.pattern = '^[A-Z]'), want: 'breaking', says: /pattern added/ },
-  { given: 'a request maximum length lowered', base: accounts, mutate: (d) => (schema(d, 'CaasWalletCreateRequest').properties.alias.maxLength = 50), want: 'breaking', says: /maxLength 100 → 50/ },
-  { given: 'a request maximum length raised', base: accounts, mutate: (d) => (schema(d, 'CaasWalletCreateRequest').properties.alias.maxLength = 200), want: 'compatible', says: /maxLength 100 → 200/ },
-  { given: 'a request range narrowed (minimum raised)', base: core, mutate: (d) => (op(d, '/fee-rules', 'get').parameters.find((p: Json) => p.$ref?.endsWith('CorePerPage')) ? (d.components.parameters.CorePerPage.schema.minimum = 5) : undefined), want: 'breaking', says: /minimum 1 → 5/ },
-  { given: 'a request format added', base: core, mutate: (d) => (schema(d, 'FeeRuleCreateRequest').properties.name.format = 'email'), want: 'breaking', says: /format added/ },
-  { given: 'the path of a documented operation changed', base: core, mutate: (d) => ((d.paths['/fee-rules-v2'] = d.paths['/fee-rules']), delete d.paths['/fee-rules']), want: 'breaking', says: /method or path changed from GET \/fee-rules/ },
-  { given: 'the route of a provisional operation changed', base: accounts, mutate: (d) => ((d.paths['/transfers/ted'] = d.paths['/ted']), delete d.paths['/ted']), want: 'compatible', says: /provisional route/ },
-  { given: 'a status code removed', base: core, mutate: (d) => delete op(d, '/fee-rules/{id}', 'get').responses['404'], want: 'breaking', says: /status 404 removed/ },
-  { given: 'a status code changed (201 to 200)', base: core, mutate: (d) => ((op(d, '/fee-rules', 'post').responses['200'] = op(d, '/fee-rules', 'post').responses['201']), delete op(d, '/fee-rules', 'post').responses['201']), want: 'breaking', says: /status 201 removed/ },
-  { given: 'a new event type', base: accounts, mutate: (d) => (d.webhooks['pix.automatic.created'] = d.webhooks.TRANSFER), want: 'compatible', says: /new event type/ },
-  { given: 'an event type removed', base: accounts, mutate: (d) => delete d.webhooks['invoice.overdue'], want: 'breaking', says: /event type removed/ },
-  { given: 'a new field in an event payload', base: accounts, mutate: (d) => (schema(d, 'InvoiceEventData').properties.paidAt = { type: 'string' }), want: 'compatible', says: /webhook invoice\.\w+ payload\/data\/paidAt: new response field/ },
+  {
+    given: 'a new optional query parameter',
+    base: core,
+    mutate: (d) => op(d, '/fee-rules', 'get').parameters.push({ name: 'weight', in: 'query', schema: { type: 'integer' } }),
+    want: 'compatible',
+    says: /new optional parameter/,
+  },
+  {
+    given: 'a new required query parameter',
+    base: core,
+    mutate: (d) => op(d, '/fee-rules', 'get').parameters.push({ name: 'weight', in: 'query', required: true, schema: { type: 'integer' } }),
+    want: 'breaking',
+    says: /new required parameter/,
+  },
+  {
+    given: 'a new required request field',
+    base: core,
+    mutate: (d) => (
+      (schema(d, 'FeeRuleCreateRequest').properties.code = { type: 'string' }), schema(d, 'FeeRuleCreateRequest').required.push('code')
+    ),
+    want: 'breaking',
+    says: /new required request field/,
+  },
+  {
+    given: 'a new optional request field',
+    base: core,
+    mutate: (d) => (schema(d, 'FeeRuleCreateRequest').properties.code = { type: 'string' }),
+    want: 'compatible',
+    says: /new optional request field/,
+  },
+  {
+    given: 'an optional request field made required',
+    base: core,
+    mutate: (d) => schema(d, 'FeeRuleCreateRequest').required.push('fixedAmount'),
+    want: 'breaking',
+    says: /now required/,
+  },
+  {
+    given: 'a new response field',
+    base: core,
+    mutate: (d) => (schema(d, 'FeeRule').properties.channel = { type: 'string' }),
+    want: 'compatible',
+    says: /new response field/,
+  },
+  {
+    given: 'a response field removed',
+    base: core,
+    mutate: (d) => delete schema(d, 'FeeRule').properties.weight,
+    want: 'breaking',
+    says: /response field removed/,
+  },
+  {
+    given: 'a request field removed',
+    base: core,
+    mutate: (d) => delete schema(d, 'FeeRuleCreateRequest').properties.fixedAmount,
+    want: 'breaking',
+    says: /request field removed/,
+  },
+  {
+    given: 'a new enumeration element in a response',
+    base: accounts,
+    mutate: (d) => schema(d, 'CaasOrder').properties.status['x-known-values'].push('ON_HOLD'),
+    want: 'compatible',
+    says: /enumeration element added: "ON_HOLD"/,
+  },
+  {
+    given: 'an enumeration element removed from a response',
+    base: accounts,
+    mutate: (d) => schema(d, 'CaasOrder').properties.status['x-known-values'].pop(),
+    want: 'breaking',
+    says: /enumeration element removed/,
+  },
+  {
+    given: 'a new enumeration element in a request',
+    base: accounts,
+    mutate: (d) => schema(d, 'CaasNetwork').enum.push('SOL'),
+    want: 'compatible',
+    says: /enumeration element added: "SOL"/,
+  },
+  {
+    given: 'an enumeration element removed from a request',
+    base: accounts,
+    mutate: (d) => (schema(d, 'CaasNetwork').enum = ['BTC', 'ETH']),
+    want: 'breaking',
+    says: /enumeration element removed: "TRX"/,
+  },
+  {
+    given: 'a request type narrowed (number to integer)',
+    base: core,
+    mutate: (d) => (schema(d, 'FeeRuleCreateRequest').properties.percent.type = 'integer'),
+    want: 'breaking',
+    says: /type no longer accepts number/,
+  },
+  {
+    given: 'a request pattern added',
+    base: core,
+    mutate: (d) => (schema(d, 'FeeRuleCreateRequest').properties.name.pattern = '^[A-Z]'),
+    want: 'breaking',
+    says: /pattern added/,
+  },
+  {
+    given: 'a request maximum length lowered',
+    base: accounts,
+    mutate: (d) => (schema(d, 'CaasWalletCreateRequest').properties.alias.maxLength = 50),
+    want: 'breaking',
+    says: /maxLength 100 → 50/,
+  },
+  {
+    given: 'a request maximum length raised',
+    base: accounts,
+    mutate: (d) => (schema(d, 'CaasWalletCreateRequest').properties.alias.maxLength = 200),
+    want: 'compatible',
+    says: /maxLength 100 → 200/,
+  },
+  {
+    given: 'a request range narrowed (minimum raised)',
+    base: core,
+    mutate: (d) =>
+      op(d, '/fee-rules', 'get').parameters.find((p: Json) => p.$ref?.endsWith('CorePerPage'))
+        ? (d.components.parameters.CorePerPage.schema.minimum = 5)
+        : undefined,
+    want: 'breaking',
+    says: /minimum 1 → 5/,
+  },
+  {
+    given: 'a request format added',
+    base: core,
+    mutate: (d) => (schema(d, 'FeeRuleCreateRequest').properties.name.format = 'email'),
+    want: 'breaking',
+    says: /format added/,
+  },
+  {
+    given: 'the path of a documented operation changed',
+    base: core,
+    mutate: (d) => ((d.paths['/fee-rules-v2'] = d.paths['/fee-rules']), delete d.paths['/fee-rules']),
+    want: 'breaking',
+    says: /method or path changed from GET \/fee-rules/,
+  },
+  {
+    given: 'the route of a provisional operation changed',
+    base: accounts,
+    mutate: (d) => ((d.paths['/transfers/ted'] = d.paths['/ted']), delete d.paths['/ted']),
+    want: 'compatible',
+    says: /provisional route/,
+  },
+  {
+    given: 'a status code removed',
+    base: core,
+    mutate: (d) => delete op(d, '/fee-rules/{id}', 'get').responses['404'],
+    want: 'breaking',
+    says: /status 404 removed/,
+  },
+  {
+    given: 'a status code changed (201 to 200)',
+    base: core,
+    mutate: (d) => (
+      (op(d, '/fee-rules', 'post').responses['200'] = op(d, '/fee-rules', 'post').responses['201']),
+      delete op(d, '/fee-rules', 'post').responses['201']
+    ),
+    want: 'breaking',
+    says: /status 201 removed/,
+  },
+  {
+    given: 'a new event type',
+    base: accounts,
+    mutate: (d) => (d.webhooks['pix.automatic.created'] = d.webhooks.TRANSFER),
+    want: 'compatible',
+    says: /new event type/,
+  },
+  {
+    given: 'an event type removed',
+    base: accounts,
+    mutate: (d) => delete d.webhooks['invoice.overdue'],
+    want: 'breaking',
+    says: /event type removed/,
+  },
+  {
+    given: 'a new field in an event payload',
+    base: accounts,
+    mutate: (d) => (schema(d, 'InvoiceEventData').properties.paidAt = { type: 'string' }),
+    want: 'compatible',
+    says: /webhook invoice\.\w+ payload\/data\/paidAt: new response field/,
+  },
 ];
 
 describe('contrato diff classifies each change under section 9.3', () => {
@@ -94,7 +264,11 @@ describe('contrato diff on the command line', () => {
     writeFileSync(path, JSON.stringify(doc));
     return path;
   };
-  const contrato = (args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', join(projectRoot, 'src/cli/main.ts'), 'diff', ...args], { cwd: projectRoot, encoding: 'utf8' });
+  const contrato = (args: string[]) =>
+    spawnSync(process.execPath, ['--import', 'tsx', join(projectRoot, 'src/cli/main.ts'), 'diff', ...args], {
+      cwd: projectRoot,
+      encoding: 'utf8',
+    });
 
   it('exits 0 with compatible changes, 1 with a breaking one, 0 again once the major is raised, 2 without two files', () => {
     const compatible = structuredClone(core);
@@ -104,9 +278,18 @@ describe('contrato diff on the command line', () => {
     const major = structuredClone(breaking);
     major.info.version = '1.0.0';
     const base = write('old.json', core);
-    expect(contrato([base, write('compatible.json', compatible)])).toMatchObject({ status: 0, stdout: expect.stringMatching(/compatible .*channel: new response field\nno breaking change/) });
-    expect(contrato([base, write('breaking.json', breaking)])).toMatchObject({ status: 1, stdout: expect.stringMatching(/BREAKING .*operation removed[\s\S]*without a new major version \(0\.40\.0 → 0\.40\.0\)/) });
-    expect(contrato([base, write('major.json', major)])).toMatchObject({ status: 0, stdout: expect.stringMatching(/allowed: the major version went from 0\.40\.0 to 1\.0\.0/) });
+    expect(contrato([base, write('compatible.json', compatible)])).toMatchObject({
+      status: 0,
+      stdout: expect.stringMatching(/compatible .*channel: new response field\nno breaking change/),
+    });
+    expect(contrato([base, write('breaking.json', breaking)])).toMatchObject({
+      status: 1,
+      stdout: expect.stringMatching(/BREAKING .*operation removed[\s\S]*without a new major version \(0\.40\.0 → 0\.40\.0\)/),
+    });
+    expect(contrato([base, write('major.json', major)])).toMatchObject({
+      status: 0,
+      stdout: expect.stringMatching(/allowed: the major version went from 0\.40\.0 to 1\.0\.0/),
+    });
     expect(contrato([base]).status).toBe(2);
   });
 });
@@ -124,7 +307,9 @@ describe('the working specs against their latest release', () => {
     const release = latest(name);
     const current = load(name);
     const result = diffSpecs(release.document, current);
-    const breaking = result.changes.filter((change) => change.classification === 'breaking').map((change) => `${change.where}: ${change.change}`);
+    const breaking = result.changes
+      .filter((change) => change.classification === 'breaking')
+      .map((change) => `${change.where}: ${change.change}`);
     if (!result.majorRaised) expect(breaking).toEqual([]);
     expect(current.info.version >= release.version || result.majorRaised).toBe(true);
   });

@@ -7,10 +7,26 @@
 import { existsSync } from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';
 
-const systemLocations = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome-stable', '/usr/bin/google-chrome', '/snap/bin/chromium'];
+const systemLocations = [
+  '/usr/bin/chromium',
+  '/usr/bin/chromium-browser',
+  '/usr/bin/google-chrome-stable',
+  '/usr/bin/google-chrome',
+  '/snap/bin/chromium',
+];
 
 // Without the background-networking flags Chromium keeps dialling hosts this closed network refuses.
-const launchArgs = ['--headless=new', '--no-sandbox', '--no-zygote', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const launchArgs = [
+  '--headless=new',
+  '--no-sandbox',
+  '--no-zygote',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 export interface LaunchedBrowser {
   readonly browser: Browser;
@@ -21,7 +37,8 @@ export interface LaunchedBrowser {
 async function findExecutable(): Promise<{ path: string; source: string }> {
   const chosen = process.env.CHROMIUM_PATH;
   if (chosen) {
-    if (!existsSync(chosen)) throw new Error(`CHROMIUM_PATH=${chosen} does not exist; unset it to use the Chromium of the npm package @sparticuz/chromium`);
+    if (!existsSync(chosen))
+      throw new Error(`CHROMIUM_PATH=${chosen} does not exist; unset it to use the Chromium of the npm package @sparticuz/chromium`);
     return { path: chosen, source: `CHROMIUM_PATH (${chosen})` };
   }
   if (process.env.CONTRATO_BROWSER !== 'npm') {

@@ -30,12 +30,42 @@ export function createTestPki(): TestPki {
   const file = (name: string) => join(dir, name);
   const openssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'pipe' });
   const makeCa = (name: string) => {
-    openssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', `${name}.key`, '-out', `${name}.crt`, '-days', '2', '-subj', `/CN=${name}`);
+    openssl(
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      `${name}.key`,
+      '-out',
+      `${name}.crt`,
+      '-days',
+      '2',
+      '-subj',
+      `/CN=${name}`,
+    );
   };
   const issue = (name: string, ca: string, extensions: string) => {
     openssl('req', '-newkey', 'rsa:2048', '-nodes', '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', `/CN=${name}`);
     writeFileSync(file(`${name}.ext`), extensions);
-    openssl('x509', '-req', '-in', `${name}.csr`, '-CA', `${ca}.crt`, '-CAkey', `${ca}.key`, '-CAcreateserial', '-out', `${name}.crt`, '-days', '2', '-extfile', `${name}.ext`);
+    openssl(
+      'x509',
+      '-req',
+      '-in',
+      `${name}.csr`,
+      '-CA',
+      `${ca}.crt`,
+      '-CAkey',
+      `${ca}.key`,
+      '-CAcreateserial',
+      '-out',
+      `${name}.crt`,
+      '-days',
+      '2',
+      '-extfile',
+      `${name}.ext`,
+    );
     return { cert: readFileSync(file(`${name}.crt`), 'utf8'), key: readFileSync(file(`${name}.key`), 'utf8') };
   };
   makeCa('test-ca');
@@ -52,9 +82,38 @@ export function createTestPki(): TestPki {
     file('ca.cnf'),
     '[ca]\ndefault_ca=test\n[test]\ndatabase=index.txt\nserial=serial\nnew_certs_dir=.\ndefault_md=sha256\npolicy=any\n[any]\ncommonName=supplied\n',
   );
-  openssl('ca', '-batch', '-config', 'ca.cnf', '-cert', 'test-ca.crt', '-keyfile', 'test-ca.key', '-in', 'expired.csr', '-out', 'expired.crt', '-startdate', '20200101000000Z', '-enddate', '20200102000000Z', '-notext');
+  openssl(
+    'ca',
+    '-batch',
+    '-config',
+    'ca.cnf',
+    '-cert',
+    'test-ca.crt',
+    '-keyfile',
+    'test-ca.key',
+    '-in',
+    'expired.csr',
+    '-out',
+    'expired.crt',
+    '-startdate',
+    '20200101000000Z',
+    '-enddate',
+    '20200102000000Z',
+    '-notext',
+  );
   const pfxPassphrase = 'pfx-passphrase-7Q2w';
-  openssl('pkcs12', '-export', '-in', 'partner-client.crt', '-inkey', 'partner-client.key', '-out', 'partner-client.pfx', '-passout', `pass:${pfxPassphrase}`);
+  openssl(
+    'pkcs12',
+    '-export',
+    '-in',
+    'partner-client.crt',
+    '-inkey',
+    'partner-client.key',
+    '-out',
+    'partner-client.pfx',
+    '-passout',
+    `pass:${pfxPassphrase}`,
+  );
   return {
     ca: readFileSync(file('test-ca.crt'), 'utf8'),
     server,

@@ -15,7 +15,11 @@ import { redact } from '../../src/runtime/logging.js';
 import { freePort } from './ports.js';
 import { argsOf, callByOperationId, exampleCases } from './spec-examples.js';
 
-export function contractSuite(name: InterfaceName, createClient: (baseUrl: string) => object, options: { skip?: (operationId: string) => boolean } = {}): void {
+export function contractSuite(
+  name: InterfaceName,
+  createClient: (baseUrl: string) => object,
+  options: { skip?: (operationId: string) => boolean } = {},
+): void {
   const document = JSON.parse(readFileSync(bundledSpecPath(name), 'utf8')) as JsonObject;
   const operations = operationsOf(document).filter((operation) => !options.skip?.(operation.operationId));
   const cases = exampleCases(document).filter((c) => !options.skip?.(c.operation.operationId));
@@ -39,27 +43,30 @@ export function contractSuite(name: InterfaceName, createClient: (baseUrl: strin
       }
     });
 
-    it.each(cases.map((c) => [`${c.operation.operationId} ${c.status}${c.example ? ` ${c.example}` : ''}`, c] as const))('%s', async (_label, c) => {
-      const prefer = [`code=${c.status}`, ...(c.example ? [`example=${c.example}`] : [])].join(', ');
-      const outcome = callByOperationId(client, c.operation.operationId, argsOf(document, c.operation), { headers: { Prefer: prefer } });
-      if (/^2/.test(c.status)) {
-        await expect(outcome).resolves.toEqual(c.value);
-        return;
-      }
-      const error = await outcome.then(
-        () => expect.unreachable('an error status must throw'),
-        (caught: unknown) => caught,
-      );
-      if (c.value === undefined) {
-        // An error whose body the contract does not describe (interface C, section 7.3): its status is what counts.
-        expect(error).toBeInstanceOf(HttpError);
-        expect((error as HttpError).status).toBe(Number(c.status));
-        return;
-      }
-      expect(error).toBeInstanceOf(ProblemError);
-      expect((error as ProblemError).status).toBe(Number(c.status));
-      // The same problem, with the CPF/CNPJ it echoes masked: errors never carry document digits.
-      expect((error as ProblemError).problem).toEqual(redact(c.value));
-    });
+    it.each(cases.map((c) => [`${c.operation.operationId} ${c.status}${c.example ? ` ${c.example}` : ''}`, c] as const))(
+      '%s',
+      async (_label, c) => {
+        const prefer = [`code=${c.status}`, ...(c.example ? [`example=${c.example}`] : [])].join(', ');
+        const outcome = callByOperationId(client, c.operation.operationId, argsOf(document, c.operation), { headers: { Prefer: prefer } });
+        if (/^2/.test(c.status)) {
+          await expect(outcome).resolves.toEqual(c.value);
+          return;
+        }
+        const error = await outcome.then(
+          () => expect.unreachable('an error status must throw'),
+          (caught: unknown) => caught,
+        );
+        if (c.value === undefined) {
+          // An error whose body the contract does not describe (interface C, section 7.3): its status is what counts.
+          expect(error).toBeInstanceOf(HttpError);
+          expect((error as HttpError).status).toBe(Number(c.status));
+          return;
+        }
+        expect(error).toBeInstanceOf(ProblemError);
+        expect((error as ProblemError).status).toBe(Number(c.status));
+        // The same problem, with the CPF/CNPJ it echoes masked: errors never carry document digits.
+        expect((error as ProblemError).problem).toEqual(redact(c.value));
+      },
+    );
   });
 }

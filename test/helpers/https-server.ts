@@ -9,7 +9,10 @@ export interface HttpsTestServer {
 }
 
 /** An HTTPS server on 127.0.0.1 and an ephemeral port that demands a client certificate of the test CA. */
-export async function startMutualTlsServer(pki: TestPki, handler: (request: IncomingMessage, response: ServerResponse) => void): Promise<HttpsTestServer> {
+export async function startMutualTlsServer(
+  pki: TestPki,
+  handler: (request: IncomingMessage, response: ServerResponse) => void,
+): Promise<HttpsTestServer> {
   const server: Server = createServer({ ...pki.server, ca: pki.ca, requestCert: true, rejectUnauthorized: true }, handler);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {

@@ -38,55 +38,62 @@ export async function startPaymentServer(pki: TestPki): Promise<PaymentServer> {
   let restarting: Promise<void> = Promise.resolve();
   let down = false;
   let port = 0;
-  const server: Server = createServer({ ...pki.server, ca: pki.ca, requestCert: true, rejectUnauthorized: true }, (request: IncomingMessage, response: ServerResponse) => {
-    if (request.url === '/auth/token') {
-      request.resume();
-      return send(response, 200, { access_token: 'fault-token', token_type: 'Bearer', expires_in: 3600 });
-    }
-    if (request.method !== 'POST') {
-      // Reads are no payments: they take no fault (a test warms its connection with one).
-      request.resume();
-      return send(response, 200, {});
-    }
-    const fault = state.faults.shift() ?? { kind: 'none' };
-    if (fault.kind === 'reset-during-body') {
-      // The body has not been read: nothing is executed.
-      request.socket.destroy();
-      return;
-    }
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      if (fault.kind === 'unavailable-before') return send(response, 503, { title: 'Unavailable', status: 503 });
-      const key = String(request.headers['idempotency-key'] ?? '');
-      let answer = stored.get(key);
-      if (answer === undefined) {
-        executions.set(key, (executions.get(key) ?? 0) + 1);
-        answer = { id: nextId++, amount: (JSON.parse(Buffer.concat(chunks).toString('utf8')) as { amount: number }).amount, status: 'REGISTERING' };
-        stored.set(key, answer);
+  const server: Server = createServer(
+    { ...pki.server, ca: pki.ca, requestCert: true, rejectUnauthorized: true },
+    (request: IncomingMessage, response: ServerResponse) => {
+      if (request.url === '/auth/token') {
+        request.resume();
+        return send(response, 200, { access_token: 'fault-token', token_type: 'Bearer', expires_in: 3600 });
       }
-      // A second crash while already down (two requests committed at once) is just the same outage.
-      if (fault.kind === 'drop-after-commit' || (fault.kind === 'restart-after-commit' && down)) return void request.socket.destroy();
-      if (fault.kind === 'restart-after-commit') {
-        down = true;
-        // A crash: this connection and every other one dropped, new ones refused until it is back.
-        server.close();
-        server.closeAllConnections();
-        restarting = new Promise((resolve) =>
-          setTimeout(
-            () =>
-              server.listen(port, '127.0.0.1', () => {
-                down = false;
-                resolve();
-              }),
-            fault.downMs,
-          ),
-        );
+      if (request.method !== 'POST') {
+        // Reads are no payments: they take no fault (a test warms its connection with one).
+        request.resume();
+        return send(response, 200, {});
+      }
+      const fault = state.faults.shift() ?? { kind: 'none' };
+      if (fault.kind === 'reset-during-body') {
+        // The body has not been read: nothing is executed.
+        request.socket.destroy();
         return;
       }
-      send(response, 201, answer);
-    });
-  });
+      const chunks: Buffer[] = [];
+      request.on('data', (chunk: Buffer) => chunks.push(chunk));
+      request.on('end', () => {
+        if (fault.kind === 'unavailable-before') return send(response, 503, { title: 'Unavailable', status: 503 });
+        const key = String(request.headers['idempotency-key'] ?? '');
+        let answer = stored.get(key);
+        if (answer === undefined) {
+          executions.set(key, (executions.get(key) ?? 0) + 1);
+          answer = {
+            id: nextId++,
+            amount: (JSON.parse(Buffer.concat(chunks).toString('utf8')) as { amount: number }).amount,
+            status: 'REGISTERING',
+          };
+          stored.set(key, answer);
+        }
+        // A second crash while already down (two requests committed at once) is just the same outage.
+        if (fault.kind === 'drop-after-commit' || (fault.kind === 'restart-after-commit' && down)) return void request.socket.destroy();
+        if (fault.kind === 'restart-after-commit') {
+          down = true;
+          // A crash: this connection and every other one dropped, new ones refused until it is back.
+          server.close();
+          server.closeAllConnections();
+          restarting = new Promise((resolve) =>
+            setTimeout(
+              () =>
+                server.listen(port, '127.0.0.1', () => {
+                  down = false;
+                  resolve();
+                }),
+              fault.downMs,
+            ),
+          );
+          return;
+        }
+        send(response, 201, answer);
+      });
+    },
+  );
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   port = (server.address() as AddressInfo).port;
   const state: PaymentServer = {

@@ -11,11 +11,46 @@ import { cnpjCheckDigits } from '../../src/formats/documents.js';
 import { generateEndToEndId, generateIdRec } from '../../src/formats/pix.js';
 
 const known = new Set([
-  'type', 'properties', 'required', 'additionalProperties', 'items', 'enum', 'const', 'format', 'pattern', 'minLength', 'maxLength',
-  'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'minItems', 'maxItems', 'uniqueItems', '$ref', 'allOf', 'anyOf', 'oneOf',
-  'not', 'maxProperties', 'if', 'then', 'else', 'default', 'description', 'title', 'examples', 'example', 'readOnly', 'writeOnly', 'deprecated',
+  'type',
+  'properties',
+  'required',
+  'additionalProperties',
+  'items',
+  'enum',
+  'const',
+  'format',
+  'pattern',
+  'minLength',
+  'maxLength',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'minItems',
+  'maxItems',
+  'uniqueItems',
+  '$ref',
+  'allOf',
+  'anyOf',
+  'oneOf',
+  'not',
+  'maxProperties',
+  'if',
+  'then',
+  'else',
+  'default',
+  'description',
+  'title',
+  'examples',
+  'example',
+  'readOnly',
+  'writeOnly',
+  'deprecated',
   // Annotations only (ajv asserts none of them).
-  '$schema', '$comment', 'contentEncoding', 'contentMediaType',
+  '$schema',
+  '$comment',
+  'contentEncoding',
+  'contentMediaType',
 ]);
 
 function isComposed(schema: JsonObject): boolean {
@@ -31,7 +66,8 @@ export function containsComposition(schema: Json, document: JsonObject, seen = n
   const children: Json[] = [];
   if (typeof schema.$ref === 'string') children.push(resolveLocal(document, schema) ?? null);
   if (isObject(schema.properties)) children.push(...Object.values(schema.properties));
-  for (const key of ['items', 'additionalProperties', 'if', 'then', 'else'] as const) if (schema[key] !== undefined) children.push(schema[key]!);
+  for (const key of ['items', 'additionalProperties', 'if', 'then', 'else'] as const)
+    if (schema[key] !== undefined) children.push(schema[key]!);
   if (Array.isArray(schema.allOf)) children.push(...schema.allOf);
   return children.some((child) => containsComposition(child, document, seen));
 }
@@ -43,41 +79,72 @@ export function unsupportedKeywords(schema: Json, document: JsonObject, seen = n
   const children: Json[] = [];
   if (typeof schema.$ref === 'string') children.push(resolveLocal(document, schema) ?? null);
   if (isObject(schema.properties)) children.push(...Object.values(schema.properties));
-  for (const key of ['items', 'additionalProperties', 'if', 'then', 'else'] as const) if (schema[key] !== undefined) children.push(schema[key]!);
+  for (const key of ['items', 'additionalProperties', 'if', 'then', 'else'] as const)
+    if (schema[key] !== undefined) children.push(schema[key]!);
   if (Array.isArray(schema.allOf)) children.push(...schema.allOf);
   return [...found, ...children.flatMap((child) => unsupportedKeywords(child, document, seen))];
 }
 
 const digits = (length: number) => fc.stringMatching(new RegExp(`^\\d{${length}}$`));
-const words = (min: number, max: number) => fc.string({ unit: fc.constantFrom(...'ABCDEFGHIJKLMNOPQRSTUVWXYZ '), minLength: min, maxLength: max }).filter((text) => text.trim() === text && text.length >= min);
+const words = (min: number, max: number) =>
+  fc
+    .string({ unit: fc.constantFrom(...'ABCDEFGHIJKLMNOPQRSTUVWXYZ '), minLength: min, maxLength: max })
+    .filter((text) => text.trim() === text && text.length >= min);
 
 function cpfArbitrary(): fc.Arbitrary<string> {
-  return digits(9).map((base) => {
-    const digit = (values: number[]) => ((values.reduce((sum, d, i) => sum + d * (values.length + 1 - i), 0) * 10) % 11) % 10;
-    const numbers = [...base].map(Number);
-    const first = digit(numbers);
-    return base + first + digit([...numbers, first]);
-  }).filter((cpf) => !/^(.)\1*$/.test(cpf));
+  return digits(9)
+    .map((base) => {
+      const digit = (values: number[]) => ((values.reduce((sum, d, i) => sum + d * (values.length + 1 - i), 0) * 10) % 11) % 10;
+      const numbers = [...base].map(Number);
+      const first = digit(numbers);
+      return base + first + digit([...numbers, first]);
+    })
+    .filter((cpf) => !/^(.)\1*$/.test(cpf));
 }
 
 const formatArbitraries: Record<string, () => fc.Arbitrary<string>> = {
   uuid: () => fc.uuid(),
-  date: () => fc.date({ min: new Date('2000-01-01'), max: new Date('2099-12-31'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10)),
+  date: () =>
+    fc.date({ min: new Date('2000-01-01'), max: new Date('2099-12-31'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10)),
   'date-time': () => fc.date({ min: new Date('2000-01-01'), max: new Date('2099-12-31'), noInvalidDate: true }).map((d) => d.toISOString()),
-  email: () => fc.tuple(fc.stringMatching(/^[a-z][a-z0-9]{0,15}$/), fc.constantFrom('example.com', 'padaria.com.br')).map(([user, host]) => `${user}@${host}`),
+  email: () =>
+    fc
+      .tuple(fc.stringMatching(/^[a-z][a-z0-9]{0,15}$/), fc.constantFrom('example.com', 'padaria.com.br'))
+      .map(([user, host]) => `${user}@${host}`),
   uri: () => fc.stringMatching(/^[a-z0-9-]{1,20}$/).map((path) => `https://banking.example.com/errors/${path}`),
   'uri-reference': () => fc.stringMatching(/^[a-z0-9-]{1,20}$/).map((path) => `/fee-rules/${path}`),
-  cidr: () => fc.tuple(fc.integer({ min: 0, max: 255 }), fc.integer({ min: 0, max: 255 }), fc.integer({ min: 0, max: 255 }), fc.integer({ min: 0, max: 255 }), fc.option(fc.integer({ min: 0, max: 32 }))).map(
-    ([a, b, c, d, prefix]) => `${a}.${b}.${c}.${d}${prefix === null ? '' : `/${prefix}`}`,
-  ),
+  cidr: () =>
+    fc
+      .tuple(
+        fc.integer({ min: 0, max: 255 }),
+        fc.integer({ min: 0, max: 255 }),
+        fc.integer({ min: 0, max: 255 }),
+        fc.integer({ min: 0, max: 255 }),
+        fc.option(fc.integer({ min: 0, max: 32 })),
+      )
+      .map(([a, b, c, d, prefix]) => `${a}.${b}.${c}.${d}${prefix === null ? '' : `/${prefix}`}`),
   cpf: cpfArbitrary,
   'cpf-cnpj': () => fc.oneof(cpfArbitrary(), formatArbitraries.cnpj!()),
-  'cpf-cnpj-digits': () => fc.oneof(cpfArbitrary(), fc.string({ unit: fc.constantFrom(...'0123456789'), minLength: 12, maxLength: 12 }).map((base) => base + cnpjCheckDigits(base)).filter((v) => !/^(.)\1*$/.test(v))),
+  'cpf-cnpj-digits': () =>
+    fc.oneof(
+      cpfArbitrary(),
+      fc
+        .string({ unit: fc.constantFrom(...'0123456789'), minLength: 12, maxLength: 12 })
+        .map((base) => base + cnpjCheckDigits(base))
+        .filter((v) => !/^(.)\1*$/.test(v)),
+    ),
   decimal: () => fc.stringMatching(/^[1-9]\d{0,19}(\.\d{1,18})?$/),
-  cnpj: () => fc.string({ unit: fc.constantFrom(...'0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ'), minLength: 12, maxLength: 12 }).map((base) => base + cnpjCheckDigits(base)).filter((v) => !/^(.)\1*$/.test(v)),
+  cnpj: () =>
+    fc
+      .string({ unit: fc.constantFrom(...'0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ'), minLength: 12, maxLength: 12 })
+      .map((base) => base + cnpjCheckDigits(base))
+      .filter((v) => !/^(.)\1*$/.test(v)),
   ispb: () => digits(8),
   txid: () => fc.stringMatching(/^[a-zA-Z0-9]{26,35}$/),
-  e2eid: () => fc.tuple(digits(8), fc.date({ min: new Date('2020-01-01'), max: new Date('2030-01-01'), noInvalidDate: true })).map(([ispb, at]) => generateEndToEndId({ ispb, at })),
+  e2eid: () =>
+    fc
+      .tuple(digits(8), fc.date({ min: new Date('2020-01-01'), max: new Date('2030-01-01'), noInvalidDate: true }))
+      .map(([ispb, at]) => generateEndToEndId({ ispb, at })),
   idrec: () => fc.tuple(digits(8), fc.boolean()).map(([agentId, allowsRetries]) => generateIdRec({ agentId, allowsRetries })),
   'brl-amount': () => fc.stringMatching(/^\d{1,10}\.\d{2}$/),
   'pix-key': () =>
@@ -91,13 +158,16 @@ const formatArbitraries: Record<string, () => fc.Arbitrary<string>> = {
   evp: () => fc.uuid().map((uuid) => uuid.toLowerCase()),
   ibge: () => digits(5).map((rest) => `35${rest}`),
   brcode: () =>
-    fc.tuple(words(1, 25), words(1, 15), fc.option(fc.stringMatching(/^[1-9]\d{0,5}\.\d{2}$/), { nil: undefined })).map(([merchantName, merchantCity, amount]) =>
-      buildBrCode({ key: '+5511987654321', merchantName, merchantCity, ...(amount ? { amount } : {}) }),
-    ),
-  'boleto-barcode': () => fc.tuple(fc.stringMatching(/^[0-7]\d{2}$/), digits(39)).map(([bank, rest]) => {
-    const body = `${bank}9${rest}`;
-    return body.slice(0, 4) + modulo11Bank(body) + body.slice(4);
-  }),
+    fc
+      .tuple(words(1, 25), words(1, 15), fc.option(fc.stringMatching(/^[1-9]\d{0,5}\.\d{2}$/), { nil: undefined }))
+      .map(([merchantName, merchantCity, amount]) =>
+        buildBrCode({ key: '+5511987654321', merchantName, merchantCity, ...(amount ? { amount } : {}) }),
+      ),
+  'boleto-barcode': () =>
+    fc.tuple(fc.stringMatching(/^[0-7]\d{2}$/), digits(39)).map(([bank, rest]) => {
+      const body = `${bank}9${rest}`;
+      return body.slice(0, 4) + modulo11Bank(body) + body.slice(4);
+    }),
   'boleto-line': () => formatArbitraries['boleto-barcode']!().map(digitableLineOfBarcode),
 };
 
@@ -123,12 +193,22 @@ export function arbitraryOf(schema: Json, context: Generation): fc.Arbitrary<unk
       return fc.boolean();
     case 'integer': {
       if (schema.format === 'int32' && schema.minimum === undefined && schema.maximum === undefined) return fc.integer();
-      const min = typeof schema.minimum === 'number' ? schema.minimum : typeof schema.exclusiveMinimum === 'number' ? Math.floor(schema.exclusiveMinimum) + 1 : -1_000_000;
+      const min =
+        typeof schema.minimum === 'number'
+          ? schema.minimum
+          : typeof schema.exclusiveMinimum === 'number'
+            ? Math.floor(schema.exclusiveMinimum) + 1
+            : -1_000_000;
       const max = typeof schema.maximum === 'number' ? schema.maximum : min + 2_000_000;
       return fc.integer({ min, max });
     }
     case 'number': {
-      const min = typeof schema.minimum === 'number' ? schema.minimum : typeof schema.exclusiveMinimum === 'number' ? schema.exclusiveMinimum + 0.01 : -1e6;
+      const min =
+        typeof schema.minimum === 'number'
+          ? schema.minimum
+          : typeof schema.exclusiveMinimum === 'number'
+            ? schema.exclusiveMinimum + 0.01
+            : -1e6;
       const max = typeof schema.maximum === 'number' ? schema.maximum : min + 2e6;
       return fc.integer({ min: Math.ceil(min * 100), max: Math.floor(max * 100) }).map((cents) => cents / 100);
     }
@@ -147,22 +227,27 @@ export function arbitraryOf(schema: Json, context: Generation): fc.Arbitrary<unk
       if (context.depth > 4 && minLength === 0) return fc.constant([]);
       const item = arbitraryOf(schema.items ?? {}, { ...context, depth: context.depth + 1 });
       const maxLength = typeof schema.maxItems === 'number' ? schema.maxItems : Math.max(minLength, 3);
-      return schema.uniqueItems === true ? fc.uniqueArray(item, { minLength, maxLength, selector: (value) => JSON.stringify(value) }) : fc.array(item, { minLength, maxLength });
+      return schema.uniqueItems === true
+        ? fc.uniqueArray(item, { minLength, maxLength, selector: (value) => JSON.stringify(value) })
+        : fc.array(item, { minLength, maxLength });
     }
     case 'object':
     case undefined: {
       if (types[0] === undefined && !isObject(schema.properties)) return fc.constant({});
       // A member whose schema is `not: {}` (or false) is forbidden: never generated.
       const forbidden = (sub: Json): boolean => sub === false || (isObject(sub) && isObject(sub.not) && Object.keys(sub.not).length === 0);
-      const properties = Object.fromEntries(Object.entries(isObject(schema.properties) ? schema.properties : {}).filter(([, sub]) => !forbidden(sub)));
+      const properties = Object.fromEntries(
+        Object.entries(isObject(schema.properties) ? schema.properties : {}).filter(([, sub]) => !forbidden(sub)),
+      );
       // Members a then/else branch may require are always generated: present, they satisfy either branch.
-      const branchRequired = [schema.then, schema.else].flatMap((branch) => (isObject(branch) && Array.isArray(branch.required) ? branch.required.map(String) : []));
+      const branchRequired = [schema.then, schema.else].flatMap((branch) =>
+        isObject(branch) && Array.isArray(branch.required) ? branch.required.map(String) : [],
+      );
       const required = [...(Array.isArray(schema.required) ? schema.required.map(String) : []), ...branchRequired];
       const next = { ...context, depth: context.depth + 1 };
-      const record = fc.record(
-        Object.fromEntries(Object.entries(properties).map(([name, sub]) => [name, arbitraryOf(sub, next)])),
-        { requiredKeys: required.filter((name) => name in properties) },
-      );
+      const record = fc.record(Object.fromEntries(Object.entries(properties).map(([name, sub]) => [name, arbitraryOf(sub, next)])), {
+        requiredKeys: required.filter((name) => name in properties),
+      });
       return record as fc.Arbitrary<unknown>;
     }
     default:
@@ -200,7 +285,8 @@ const wrongTypeValue = (types: readonly string[]): unknown => (types.includes('s
 export function mutationsOf(schema: Json, instance: unknown, document: JsonObject, path: string[] = []): Mutation[] {
   if (!isObject(schema)) return [];
   if (typeof schema.$ref === 'string') return mutationsOf(resolveLocal(document, schema) ?? {}, instance, document, path);
-  if (Array.isArray(schema.allOf) && schema.allOf.length === 1 && !schema.properties) return mutationsOf(schema.allOf[0]!, instance, document, path);
+  if (Array.isArray(schema.allOf) && schema.allOf.length === 1 && !schema.properties)
+    return mutationsOf(schema.allOf[0]!, instance, document, path);
   // Under a choice or a negation a changed member may still be valid: nothing is mutated there.
   if (schema.oneOf || schema.anyOf || schema.not || schema.allOf || typeof schema.maxProperties === 'number') return [];
   const where = `/${path.join('/')}`;
@@ -216,15 +302,30 @@ export function mutationsOf(schema: Json, instance: unknown, document: JsonObjec
   }
   if (typeof value === 'string' && typeof schema.maxLength === 'number' && path.length > 0) {
     const limit = schema.maxLength;
-    mutations.push({ description: `${where}: longer than ${limit}`, apply: (i) => setAt(i, path, (p, k) => (p[k] = 'x'.repeat(limit + 1))) });
+    mutations.push({
+      description: `${where}: longer than ${limit}`,
+      apply: (i) => setAt(i, path, (p, k) => (p[k] = 'x'.repeat(limit + 1))),
+    });
   }
   if (Array.isArray(schema.enum) && path.length > 0) {
     mutations.push({ description: `${where}: outside the enum`, apply: (i) => setAt(i, path, (p, k) => (p[k] = 'NOT_IN_THE_ENUM')) });
   }
   if (typeof value === 'number' && path.length > 0) {
-    if (typeof schema.minimum === 'number') mutations.push({ description: `${where}: below minimum`, apply: (i) => setAt(i, path, (p, k) => (p[k] = (schema.minimum as number) - 1)) });
-    if (typeof schema.exclusiveMinimum === 'number') mutations.push({ description: `${where}: at the exclusive minimum`, apply: (i) => setAt(i, path, (p, k) => (p[k] = schema.exclusiveMinimum)) });
-    if (typeof schema.maximum === 'number') mutations.push({ description: `${where}: above maximum`, apply: (i) => setAt(i, path, (p, k) => (p[k] = (schema.maximum as number) + 1)) });
+    if (typeof schema.minimum === 'number')
+      mutations.push({
+        description: `${where}: below minimum`,
+        apply: (i) => setAt(i, path, (p, k) => (p[k] = (schema.minimum as number) - 1)),
+      });
+    if (typeof schema.exclusiveMinimum === 'number')
+      mutations.push({
+        description: `${where}: at the exclusive minimum`,
+        apply: (i) => setAt(i, path, (p, k) => (p[k] = schema.exclusiveMinimum)),
+      });
+    if (typeof schema.maximum === 'number')
+      mutations.push({
+        description: `${where}: above maximum`,
+        apply: (i) => setAt(i, path, (p, k) => (p[k] = (schema.maximum as number) + 1)),
+      });
   }
   if (typeof value === 'object' && value !== null && !Array.isArray(value) && isObject(schema.properties)) {
     const conditional = schema.if !== undefined;
@@ -232,13 +333,17 @@ export function mutationsOf(schema: Json, instance: unknown, document: JsonObjec
       mutations.push({ description: `${where}: required ${name} dropped`, apply: (i) => setAt(i, [...path, name], (p, k) => delete p[k]) });
     }
     if (schema.additionalProperties === false) {
-      mutations.push({ description: `${where}: unknown member`, apply: (i) => setAt(i, [...path, 'unknownMemberAddedByFuzz'], (p, k) => (p[k] = 1)) });
+      mutations.push({
+        description: `${where}: unknown member`,
+        apply: (i) => setAt(i, [...path, 'unknownMemberAddedByFuzz'], (p, k) => (p[k] = 1)),
+      });
     }
     if (!conditional) {
       for (const [name, sub] of Object.entries(schema.properties)) mutations.push(...mutationsOf(sub, instance, document, [...path, name]));
     } else {
       // Under if/then/else only the unconditional members are mutated: their rules hold in every branch.
-      for (const [name, sub] of Object.entries(schema.properties)) mutations.push(...mutationsOf(sub, instance, document, [...path, name]).filter((m) => !m.description.includes('outside the enum')));
+      for (const [name, sub] of Object.entries(schema.properties))
+        mutations.push(...mutationsOf(sub, instance, document, [...path, name]).filter((m) => !m.description.includes('outside the enum')));
     }
   }
   if (Array.isArray(value) && schema.items !== undefined) {

@@ -38,7 +38,12 @@ export function exampleCases(document: JsonObject): ExampleCase[] {
       const raw = resolveLocal(document, (operation.operation.responses as JsonObject)[response.status]) as JsonObject;
       const media = isObject(raw.content) && response.mediaType ? (raw.content[response.mediaType] as JsonObject) : null;
       if (!media) return [{ operation, status: response.status, example: '', value: undefined }];
-      return response.exampleNames.map((example) => ({ operation, status: response.status, example, value: exampleValue(document, media, example) }));
+      return response.exampleNames.map((example) => ({
+        operation,
+        status: response.status,
+        example,
+        value: exampleValue(document, media, example),
+      }));
     }),
   );
 }

@@ -7,7 +7,17 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { messageTable } from '../../generated/messages/operations.js';
 import { patternDescriptions, validators } from '../../generated/messages/validators.js';
-import { buildPacs008, buildPain013, buildReda022, ConfigurationError, createMessagesClient, endToEndId, recurrenceId, RequestValidationError, type MessagesClient } from '../../src/messages/index.js';
+import {
+  buildPacs008,
+  buildPain013,
+  buildReda022,
+  ConfigurationError,
+  createMessagesClient,
+  endToEndId,
+  recurrenceId,
+  RequestValidationError,
+  type MessagesClient,
+} from '../../src/messages/index.js';
 import { buildBrCode } from '../../src/formats/brcode.js';
 import { checkEndToEndId, checkIdRec } from '../../src/formats/pix.js';
 import { check, type CompiledValidator } from '../../src/runtime/validation.js';
@@ -32,24 +42,42 @@ interface Seen {
   body: string;
 }
 
-async function exchange(answer: (request: Seen, response: ServerResponse, count: number) => void): Promise<{ client: MessagesClient; seen: Seen[] }> {
+async function exchange(
+  answer: (request: Seen, response: ServerResponse, count: number) => void,
+): Promise<{ client: MessagesClient; seen: Seen[] }> {
   const seen: Seen[] = [];
   server = await startMutualTlsServer(pki, (request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
-      const entry = { method: request.method ?? '', path: request.url ?? '', headers: request.headers, body: Buffer.concat(chunks).toString('utf8') };
+      const entry = {
+        method: request.method ?? '',
+        path: request.url ?? '',
+        headers: request.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+      };
       if (entry.path === '/login') return response.writeHead(200, { 'content-type': 'application/json', 'svc-token': 'svc-1' }).end('{}');
       seen.push(entry);
       answer(entry, response, seen.length);
     });
   });
-  const client = createMessagesClient({ baseUrl: server.url, login: { clientId: 'spi', clientSecret: 'secret' }, tls: { pfx: pki.clientPfx, passphrase: pki.pfxPassphrase, ca: pki.ca }, retry: { maxRetries: 1, baseDelayMs: 1 } });
+  const client = createMessagesClient({
+    baseUrl: server.url,
+    login: { clientId: 'spi', clientSecret: 'secret' },
+    tls: { pfx: pki.clientPfx, passphrase: pki.pfxPassphrase, ca: pki.ca },
+    retry: { maxRetries: 1, baseDelayMs: 1 },
+  });
   return { client, seen };
 }
-const ok = (_request: Seen, response: ServerResponse) => response.writeHead(200, { 'content-type': 'application/json' }).end('{"accepted":true}');
+const ok = (_request: Seen, response: ServerResponse) =>
+  response.writeHead(200, { 'content-type': 'application/json' }).end('{"accepted":true}');
 const isValid = (message: string, payload: unknown): string =>
-  check((validators.schemas as Record<string, CompiledValidator>)[(messageTable as Record<string, { schema: string }>)[message]!.schema]!, payload, '', patternDescriptions)
+  check(
+    (validators.schemas as Record<string, CompiledValidator>)[(messageTable as Record<string, { schema: string }>)[message]!.schema]!,
+    payload,
+    '',
+    patternDescriptions,
+  )
     .map((i) => `${i.pointer}: ${i.message}`)
     .join('\n');
 
@@ -106,8 +134,12 @@ describe('messages client', () => {
   });
 
   it('fills the fraud marker RequestId and resends the same one after a failure', async () => {
-    const { client, seen } = await exchange((_request, response, count) => (count === 1 ? response.writeHead(503).end() : ok(_request, response)));
-    await client.dictFraudMarkers.create({ body: { FraudMarker: { TaxIdNumber: '52998224725', FraudType: 'APPLICATION_FRAUD', Key: '+5511987654321' } } as never });
+    const { client, seen } = await exchange((_request, response, count) =>
+      count === 1 ? response.writeHead(503).end() : ok(_request, response),
+    );
+    await client.dictFraudMarkers.create({
+      body: { FraudMarker: { TaxIdNumber: '52998224725', FraudType: 'APPLICATION_FRAUD', Key: '+5511987654321' } } as never,
+    });
     const ids = seen.map((s) => (JSON.parse(s.body) as { RequestId: string }).RequestId);
     expect(ids).toHaveLength(2);
     expect(ids[0]).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
@@ -151,7 +183,14 @@ describe('builders', () => {
       },
       { at: new Date('2025-06-07T12:00:04Z') },
     );
-    expect(pain013).toMatchObject({ metodoDePagamento: 'TRF', prioridadePagamento: 'NORM', tipoPrioridadePagamento: 'PAGAGD', participanteTarifado: 'SLEV', formaDeIniciacao: 'AUTO', iniciadorDoAgendamento: '00000000000000' });
+    expect(pain013).toMatchObject({
+      metodoDePagamento: 'TRF',
+      prioridadePagamento: 'NORM',
+      tipoPrioridadePagamento: 'PAGAGD',
+      participanteTarifado: 'SLEV',
+      formaDeIniciacao: 'AUTO',
+      iniciadorDoAgendamento: '00000000000000',
+    });
     expect(isValid('pain.013', pain013)).toBe('');
   });
 

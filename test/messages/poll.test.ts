@@ -31,7 +31,11 @@ afterEach(async () => {
 
 async function connect(options: ExchangeOptions): Promise<MessagesClient> {
   exchange = await startExchange(pki, options);
-  return createMessagesClient({ baseUrl: exchange.url, login: { clientId: 'spi-padaria', clientSecret: 'exchange-secret' }, tls: { pfx: pki.clientPfx, passphrase: pki.pfxPassphrase, ca: pki.ca } });
+  return createMessagesClient({
+    baseUrl: exchange.url,
+    login: { clientId: 'spi-padaria', clientSecret: 'exchange-secret' },
+    tls: { pfx: pki.clientPfx, passphrase: pki.pfxPassphrase, ca: pki.ca },
+  });
 }
 const ids = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => messageId(from + i));
 
@@ -95,7 +99,11 @@ describe('poll()', () => {
     const handled = () => (existsSync(outputFile) ? readFileSync(outputFile, 'utf8').split('\n').filter(Boolean) : []);
     let kills = 0;
     for (let run = 0; run < 20 && new Set(handled()).size < 40; run += 1) {
-      const worker = spawn(process.execPath, ['--import', 'tsx', join(projectRoot, 'test/messages/fixtures/poll-worker.ts'), exchange.url, pkiFile, cursorFile, outputFile], { cwd: projectRoot, stdio: 'ignore' });
+      const worker = spawn(
+        process.execPath,
+        ['--import', 'tsx', join(projectRoot, 'test/messages/fixtures/poll-worker.ts'), exchange.url, pkiFile, cursorFile, outputFile],
+        { cwd: projectRoot, stdio: 'ignore' },
+      );
       const before = handled().length;
       // Kill it after a few more messages (mid-batch, most of the time) five times; then let it finish the list.
       const target = kills < 5 ? before + 3 + ((run * 7) % 5) : Number.POSITIVE_INFINITY;
@@ -123,7 +131,12 @@ describe('poll()', () => {
     const waits: number[] = [];
     const stop = new AbortController();
     const received: unknown[] = [];
-    for await (const batch of client.poll({ signal: stop.signal, onError: (_error, attempt) => void errors.push(attempt), backoff: { minMs: 10, maxMs: 15 }, sleep: async (ms) => void waits.push(ms) })) {
+    for await (const batch of client.poll({
+      signal: stop.signal,
+      onError: (_error, attempt) => void errors.push(attempt),
+      backoff: { minMs: 10, maxMs: 15 },
+      sleep: async (ms) => void waits.push(ms),
+    })) {
       received.push(...batch.messages.map((m) => m.idFimAFim));
       stop.abort();
     }
@@ -155,6 +168,8 @@ describe('poll()', () => {
   });
 
   it('needs the client certificate (section 1)', () => {
-    expect(() => createMessagesClient({ baseUrl: 'https://messages.example.com', login: { clientId: 'a', clientSecret: 'b' }, tls: { ca: 'x' } })).toThrow(ConfigurationError);
+    expect(() =>
+      createMessagesClient({ baseUrl: 'https://messages.example.com', login: { clientId: 'a', clientSecret: 'b' }, tls: { ca: 'x' } }),
+    ).toThrow(ConfigurationError);
   });
 });

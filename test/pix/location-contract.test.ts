@@ -38,7 +38,12 @@ describe('pix client location readers', () => {
     { reader: 'cobv', location: (base: string) => `${base}/cobv/1e6c54d3ec9449b7a7fc53b6b0f998e7`, wants: ['txid', 'valor'] },
     { reader: 'rec', location: (base: string) => `${base}/rec/2353c790eefb11eaadc10242ac120002`, wants: ['idRec'] },
   ] as const)('locations.$reader decodes the JWS payload and checks it against the contract', async ({ reader, location, wants }) => {
-    const client = createPixClient({ baseUrl: 'https://pix.example.com/api/v2', clientId: 'c', clientSecret: 'never-used-here', responseValidation: 'strict' });
+    const client = createPixClient({
+      baseUrl: 'https://pix.example.com/api/v2',
+      clientId: 'c',
+      clientSecret: 'never-used-here',
+      responseValidation: 'strict',
+    });
     const read = await client.locations[reader](location(prism.url));
     expect(read.jws.split('.')).toHaveLength(3);
     expect(typeof read.header.alg).toBe('string');

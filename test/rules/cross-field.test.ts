@@ -24,24 +24,114 @@ interface Case {
 }
 
 const cases: Case[] = [
-  { check: statementPeriod, given: 'MONTH, 12 months ending this month', request: { body: { groupBy: 'MONTH', initialDate: '2025-12-01', finalDate: '2026-11-20' } }, want: 'valid' },
-  { check: statementPeriod, given: 'MONTH, 13 months', request: { body: { groupBy: 'MONTH', initialDate: '2025-11-01', finalDate: '2026-11-01' } }, want: { pointer: '/body/finalDate', message: /at most 12 months; this one covers 13/ } },
-  { check: statementPeriod, given: 'MONTH ending next month', request: { body: { groupBy: 'MONTH', initialDate: '2026-10-01', finalDate: '2026-12-01' } }, want: { pointer: '/body/finalDate', message: /after the current month \(2026-11\)/ } },
-  { check: statementPeriod, given: 'DAY, 60 days ending yesterday', request: { body: { groupBy: 'DAY', initialDate: '2026-09-21', finalDate: '2026-11-19' } }, want: 'valid' },
-  { check: statementPeriod, given: 'DAY, 61 days', request: { body: { groupBy: 'DAY', initialDate: '2026-09-19', finalDate: '2026-11-18' } }, want: { pointer: '/body/finalDate', message: /at most 60 days; this one covers 61/ } },
-  { check: statementPeriod, given: 'DAY ending today (São Paulo)', request: { body: { groupBy: 'DAY', initialDate: '2026-11-01', finalDate: '2026-11-20' } }, want: { pointer: '/body/finalDate', message: /before today \(2026-11-20\)/ } },
-  { check: statementPeriod, given: 'final date before initial date', request: { body: { groupBy: 'DAY', initialDate: '2026-11-10', finalDate: '2026-11-01' } }, want: { pointer: '/body/finalDate', message: /not be before initialDate/ } },
+  {
+    check: statementPeriod,
+    given: 'MONTH, 12 months ending this month',
+    request: { body: { groupBy: 'MONTH', initialDate: '2025-12-01', finalDate: '2026-11-20' } },
+    want: 'valid',
+  },
+  {
+    check: statementPeriod,
+    given: 'MONTH, 13 months',
+    request: { body: { groupBy: 'MONTH', initialDate: '2025-11-01', finalDate: '2026-11-01' } },
+    want: { pointer: '/body/finalDate', message: /at most 12 months; this one covers 13/ },
+  },
+  {
+    check: statementPeriod,
+    given: 'MONTH ending next month',
+    request: { body: { groupBy: 'MONTH', initialDate: '2026-10-01', finalDate: '2026-12-01' } },
+    want: { pointer: '/body/finalDate', message: /after the current month \(2026-11\)/ },
+  },
+  {
+    check: statementPeriod,
+    given: 'DAY, 60 days ending yesterday',
+    request: { body: { groupBy: 'DAY', initialDate: '2026-09-21', finalDate: '2026-11-19' } },
+    want: 'valid',
+  },
+  {
+    check: statementPeriod,
+    given: 'DAY, 61 days',
+    request: { body: { groupBy: 'DAY', initialDate: '2026-09-19', finalDate: '2026-11-18' } },
+    want: { pointer: '/body/finalDate', message: /at most 60 days; this one covers 61/ },
+  },
+  {
+    check: statementPeriod,
+    given: 'DAY ending today (São Paulo)',
+    request: { body: { groupBy: 'DAY', initialDate: '2026-11-01', finalDate: '2026-11-20' } },
+    want: { pointer: '/body/finalDate', message: /before today \(2026-11-20\)/ },
+  },
+  {
+    check: statementPeriod,
+    given: 'final date before initial date',
+    request: { body: { groupBy: 'DAY', initialDate: '2026-11-10', finalDate: '2026-11-01' } },
+    want: { pointer: '/body/finalDate', message: /not be before initialDate/ },
+  },
   { check: hourlyStatementDate, given: 'today', request: { body: { date: '2026-11-20' } }, want: 'valid' },
-  { check: hourlyStatementDate, given: 'tomorrow (São Paulo)', request: { body: { date: '2026-11-21' } }, want: { pointer: '/body/date', message: /after today \(2026-11-20\)/ } },
-  { check: creationWindow, given: 'fim after inicio', request: { query: { inicio: '2026-11-01T00:00:00Z', fim: '2026-11-20T23:59:59-03:00' } }, want: 'valid' },
-  { check: creationWindow, given: 'fim before inicio', request: { query: { inicio: '2026-11-20T00:00:00Z', fim: '2026-11-01T00:00:00Z' } }, want: { pointer: '/query/fim', message: /not be before inicio/ } },
-  { check: listing, given: '30 days apart', request: { query: { startDate: '2026-10-01T00:00:00Z', endDate: '2026-10-31T00:00:00Z' } }, want: 'valid' },
-  { check: listing, given: '31 days apart', request: { query: { startDate: '2026-10-01T00:00:00Z', endDate: '2026-11-01T00:00:00Z' } }, want: { pointer: '/query/endDate', message: /at most 30 days/ } },
-  { check: listing, given: 'startDate without endDate', request: { query: { startDate: '2026-10-01T00:00:00Z' } }, want: { pointer: '/query/endDate', message: /go together/ } },
-  { check: discountDatesNotAfterDueDate, given: 'discounts up to the due date', request: { body: { calendario: { dataDeVencimento: '2026-12-10' }, valor: { desconto: { descontoDataFixa: [{ data: '2026-12-01' }, { data: '2026-12-10' }] } } } }, want: 'valid' },
-  { check: discountDatesNotAfterDueDate, given: 'a discount after the due date', request: { body: { calendario: { dataDeVencimento: '2026-12-10' }, valor: { desconto: { descontoDataFixa: [{ data: '2026-12-01' }, { data: '2026-12-11' }] } } } }, want: { pointer: '/body/valor/desconto/descontoDataFixa/1/data', message: /after the due date 2026-12-10/ } },
+  {
+    check: hourlyStatementDate,
+    given: 'tomorrow (São Paulo)',
+    request: { body: { date: '2026-11-21' } },
+    want: { pointer: '/body/date', message: /after today \(2026-11-20\)/ },
+  },
+  {
+    check: creationWindow,
+    given: 'fim after inicio',
+    request: { query: { inicio: '2026-11-01T00:00:00Z', fim: '2026-11-20T23:59:59-03:00' } },
+    want: 'valid',
+  },
+  {
+    check: creationWindow,
+    given: 'fim before inicio',
+    request: { query: { inicio: '2026-11-20T00:00:00Z', fim: '2026-11-01T00:00:00Z' } },
+    want: { pointer: '/query/fim', message: /not be before inicio/ },
+  },
+  {
+    check: listing,
+    given: '30 days apart',
+    request: { query: { startDate: '2026-10-01T00:00:00Z', endDate: '2026-10-31T00:00:00Z' } },
+    want: 'valid',
+  },
+  {
+    check: listing,
+    given: '31 days apart',
+    request: { query: { startDate: '2026-10-01T00:00:00Z', endDate: '2026-11-01T00:00:00Z' } },
+    want: { pointer: '/query/endDate', message: /at most 30 days/ },
+  },
+  {
+    check: listing,
+    given: 'startDate without endDate',
+    request: { query: { startDate: '2026-10-01T00:00:00Z' } },
+    want: { pointer: '/query/endDate', message: /go together/ },
+  },
+  {
+    check: discountDatesNotAfterDueDate,
+    given: 'discounts up to the due date',
+    request: {
+      body: {
+        calendario: { dataDeVencimento: '2026-12-10' },
+        valor: { desconto: { descontoDataFixa: [{ data: '2026-12-01' }, { data: '2026-12-10' }] } },
+      },
+    },
+    want: 'valid',
+  },
+  {
+    check: discountDatesNotAfterDueDate,
+    given: 'a discount after the due date',
+    request: {
+      body: {
+        calendario: { dataDeVencimento: '2026-12-10' },
+        valor: { desconto: { descontoDataFixa: [{ data: '2026-12-01' }, { data: '2026-12-11' }] } },
+      },
+    },
+    want: { pointer: '/body/valor/desconto/descontoDataFixa/1/data', message: /after the due date 2026-12-10/ },
+  },
   { check: removalAlone, given: 'removal alone', request: { body: { status: 'REMOVIDA_PELO_USUARIO_RECEBEDOR' } }, want: 'valid' },
-  { check: removalAlone, given: 'removal with a new amount', request: { body: { status: 'REMOVIDA_PELO_USUARIO_RECEBEDOR', valor: { original: '10.00' } } }, want: { pointer: '/body/status', message: /cannot be combined with other changes \(valor\)/ } },
+  {
+    check: removalAlone,
+    given: 'removal with a new amount',
+    request: { body: { status: 'REMOVIDA_PELO_USUARIO_RECEBEDOR', valor: { original: '10.00' } } },
+    want: { pointer: '/body/status', message: /cannot be combined with other changes \(valor\)/ },
+  },
 ];
 
 describe('cross-field rules', () => {
@@ -69,7 +159,13 @@ describe('cross-field rules', () => {
   });
 
   it('a check meeting an unexpected shape reports nothing instead of throwing', () => {
-    const throwing: CrossFieldCheck = { name: 'boom', description: '', check: () => { throw new Error('boom'); } };
+    const throwing: CrossFieldCheck = {
+      name: 'boom',
+      description: '',
+      check: () => {
+        throw new Error('boom');
+      },
+    };
     expect(runCrossFieldChecks([throwing, removalAlone], { body: 'not an object' }, { now })).toEqual([]);
   });
 });
@@ -80,7 +176,9 @@ describe('cross-field rules in the client and the CLI', () => {
     description: 'a rule defined by this test to exercise the wiring',
     check: ({ body }) => {
       const { minAmount, maxAmount } = body as { minAmount: number; maxAmount: number };
-      return minAmount > maxAmount ? [{ pointer: '/body/minAmount', rule: 'test-min-not-above-max', message: 'must not exceed maxAmount (test-min-not-above-max)' }] : [];
+      return minAmount > maxAmount
+        ? [{ pointer: '/body/minAmount', rule: 'test-min-not-above-max', message: 'must not exceed maxAmount (test-min-not-above-max)' }]
+        : [];
     },
   };
   const body = { name: 'Tarifa', percent: 1, minAmount: 20, maxAmount: 10 };
@@ -97,7 +195,9 @@ describe('cross-field rules in the client and the CLI', () => {
       });
       const error = await runtime.invoke('feeRules.create', { body }).catch((caught: unknown) => caught);
       expect(error).toBeInstanceOf(RequestValidationError);
-      expect((error as RequestValidationError).issues).toEqual([{ pointer: '/body/minAmount', rule: 'test-min-not-above-max', message: 'must not exceed maxAmount (test-min-not-above-max)' }]);
+      expect((error as RequestValidationError).issues).toEqual([
+        { pointer: '/body/minAmount', rule: 'test-min-not-above-max', message: 'must not exceed maxAmount (test-min-not-above-max)' },
+      ]);
       expect(server.requests).toEqual([]);
     } finally {
       await server.close();

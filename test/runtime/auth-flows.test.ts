@@ -1,12 +1,22 @@
 /** Token flows of every interface against loopback servers, and how refusals are told apart. */
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { accountsTokenFlow, coreBankingTokenFlow, lifetimeFromExpiresAt, messagesLoginFlow, pixTokenFlow, refusalOf } from '../../src/runtime/auth-flows.js';
+import {
+  accountsTokenFlow,
+  coreBankingTokenFlow,
+  lifetimeFromExpiresAt,
+  messagesLoginFlow,
+  pixTokenFlow,
+  refusalOf,
+} from '../../src/runtime/auth-flows.js';
 import { AuthError, ConnectionError, ContratoError, HttpError } from '../../src/runtime/errors.js';
 import { Transport } from '../../src/runtime/transport.js';
 import { sendJson, startLoopbackServer, type Handler, type RecordedRequest } from '../helpers/loopback.js';
 
-async function withServer<T>(handler: Handler, run: (url: string, requests: { headers: Record<string, unknown>; body: string; path: string }[]) => Promise<T>): Promise<T> {
+async function withServer<T>(
+  handler: Handler,
+  run: (url: string, requests: { headers: Record<string, unknown>; body: string; path: string }[]) => Promise<T>,
+): Promise<T> {
   const server = await startLoopbackServer(handler);
   try {
     return await run(server.url, server.requests as never);
@@ -23,9 +33,16 @@ describe('token flows', () => {
     await withServer(
       (_request, response) => sendJson(response, 200, { access_token: 'core-token', token_type: 'Bearer', expires_in: 3600 }),
       async (url, requests) => {
-        await expect(coreBankingTokenFlow(url, credentials)(transport.fetch)).resolves.toEqual({ accessToken: 'core-token', expiresIn: 3600 });
+        await expect(coreBankingTokenFlow(url, credentials)(transport.fetch)).resolves.toEqual({
+          accessToken: 'core-token',
+          expiresIn: 3600,
+        });
         expect(requests[0]!.path).toBe('/auth/token');
-        expect(JSON.parse(requests[0]!.body)).toEqual({ client_id: 'client-1', client_secret: 'secret:with/odd&chars', grant_type: 'client_credentials' });
+        expect(JSON.parse(requests[0]!.body)).toEqual({
+          client_id: 'client-1',
+          client_secret: 'secret:with/odd&chars',
+          grant_type: 'client_credentials',
+        });
       },
     );
   });
@@ -33,14 +50,27 @@ describe('token flows', () => {
   it('accounts: JSON camelCase with scope; expiresAt read as an instant or a lifetime', async () => {
     const expiresAt = Math.floor(Date.now() / 1000) + 1800;
     await withServer(
-      (_request, response) => sendJson(response, 200, { accessToken: 'acc-token', tokenType: 'Bearer', expiresAt, refreshExpiresIn: 0, notBeforePolicy: 0, scope: 'pix.read' }),
+      (_request, response) =>
+        sendJson(response, 200, {
+          accessToken: 'acc-token',
+          tokenType: 'Bearer',
+          expiresAt,
+          refreshExpiresIn: 0,
+          notBeforePolicy: 0,
+          scope: 'pix.read',
+        }),
       async (url, requests) => {
         const token = await accountsTokenFlow(url, { ...credentials, scope: 'pix.read', tokenPath: '/api/v2/auth/token' })(transport.fetch);
         expect(token.accessToken).toBe('acc-token');
         expect(token.expiresIn).toBeGreaterThan(1790);
         expect(token.expiresIn).toBeLessThanOrEqual(1800);
         expect(requests[0]!.path).toBe('/api/v2/auth/token');
-        expect(JSON.parse(requests[0]!.body)).toEqual({ clientId: 'client-1', clientSecret: 'secret:with/odd&chars', grantType: 'client_credentials', scope: 'pix.read' });
+        expect(JSON.parse(requests[0]!.body)).toEqual({
+          clientId: 'client-1',
+          clientSecret: 'secret:with/odd&chars',
+          grantType: 'client_credentials',
+          scope: 'pix.read',
+        });
       },
     );
     expect(lifetimeFromExpiresAt(3600)).toBe(3600);
@@ -49,15 +79,24 @@ describe('token flows', () => {
 
   it('pix: OAuth 2.0 client credentials with HTTP Basic client authentication and a form body', async () => {
     await withServer(
-      (_request, response) => sendJson(response, 200, { access_token: 'pix-token', token_type: 'Bearer', expires_in: 3600, scope: 'cob.read cob.write' }),
+      (_request, response) =>
+        sendJson(response, 200, { access_token: 'pix-token', token_type: 'Bearer', expires_in: 3600, scope: 'cob.read cob.write' }),
       async (url, requests) => {
-        await expect(pixTokenFlow(url, { ...credentials, scope: 'cob.read cob.write' })(transport.fetch)).resolves.toEqual({ accessToken: 'pix-token', expiresIn: 3600 });
+        await expect(pixTokenFlow(url, { ...credentials, scope: 'cob.read cob.write' })(transport.fetch)).resolves.toEqual({
+          accessToken: 'pix-token',
+          expiresIn: 3600,
+        });
         const request = requests[0]!;
         expect(request.path).toBe('/oauth/token');
-        const [user, password] = Buffer.from(String(request.headers.authorization).replace(/^Basic /, ''), 'base64').toString().split(':');
+        const [user, password] = Buffer.from(String(request.headers.authorization).replace(/^Basic /, ''), 'base64')
+          .toString()
+          .split(':');
         expect([decodeURIComponent(user!), decodeURIComponent(password!)]).toEqual(['client-1', 'secret:with/odd&chars']);
         expect(request.headers['content-type']).toBe('application/x-www-form-urlencoded');
-        expect(Object.fromEntries(new URLSearchParams(request.body))).toEqual({ grant_type: 'client_credentials', scope: 'cob.read cob.write' });
+        expect(Object.fromEntries(new URLSearchParams(request.body))).toEqual({
+          grant_type: 'client_credentials',
+          scope: 'cob.read cob.write',
+        });
       },
     );
   });
@@ -65,11 +104,16 @@ describe('token flows', () => {
   it('messages: the svc-token comes back in a header or in the body', async () => {
     await withServer(
       (_request, response) => response.writeHead(200, { 'svc-token': 'svc-from-header', 'content-type': 'application/json' }).end('{}'),
-      async (url) => expect(messagesLoginFlow(url, credentials)(transport.fetch)).resolves.toEqual({ accessToken: 'svc-from-header', expiresIn: 3600 }),
+      async (url) =>
+        expect(messagesLoginFlow(url, credentials)(transport.fetch)).resolves.toEqual({ accessToken: 'svc-from-header', expiresIn: 3600 }),
     );
     await withServer(
       (_request, response) => sendJson(response, 200, { 'svc-token': 'svc-from-body' }),
-      async (url) => expect(messagesLoginFlow(url, { ...credentials, tokenLifetimeSeconds: 600 })(transport.fetch)).resolves.toEqual({ accessToken: 'svc-from-body', expiresIn: 600 }),
+      async (url) =>
+        expect(messagesLoginFlow(url, { ...credentials, tokenLifetimeSeconds: 600 })(transport.fetch)).resolves.toEqual({
+          accessToken: 'svc-from-body',
+          expiresIn: 600,
+        }),
     );
   });
 
@@ -121,7 +165,13 @@ describe('token request errors never hold the credentials', () => {
   const betrayals = [secretCore, ...basic.split(/[+/=]/).filter((run) => run.length >= 12)];
 
   function renderings(error: unknown): string {
-    return [String(error), (error as Error).message, (error as Error).stack ?? '', JSON.stringify(error), inspect(error, { depth: Infinity })].join('\n');
+    return [
+      String(error),
+      (error as Error).message,
+      (error as Error).stack ?? '',
+      JSON.stringify(error),
+      inspect(error, { depth: Infinity }),
+    ].join('\n');
   }
 
   const flows = [
@@ -144,10 +194,18 @@ describe('token request errors never hold the credentials', () => {
         caller: decodedBasic(request.headers.authorization),
       }),
     }),
-    json: (request) => ({ contentType: 'application/json', body: JSON.stringify({ echo: { headers: Object.entries(request.headers), body: request.body }, caller: decodedBasic(request.headers.authorization) }) }),
+    json: (request) => ({
+      contentType: 'application/json',
+      body: JSON.stringify({
+        echo: { headers: Object.entries(request.headers), body: request.body },
+        caller: decodedBasic(request.headers.authorization),
+      }),
+    }),
     text: (request) => ({
       contentType: 'text/plain; charset=utf-8',
-      body: `${request.method} ${request.path}\n${Object.entries(request.headers).map(([name, value]) => `${name}: ${String(value)}`).join('\n')}\n\n${request.body}\n${decodedBasic(request.headers.authorization)}`,
+      body: `${request.method} ${request.path}\n${Object.entries(request.headers)
+        .map(([name, value]) => `${name}: ${String(value)}`)
+        .join('\n')}\n\n${request.body}\n${decodedBasic(request.headers.authorization)}`,
     }),
   };
   const fetchers = [
@@ -156,7 +214,9 @@ describe('token request errors never hold the credentials', () => {
   ];
 
   const cases = flows.flatMap((flow) =>
-    [400, 401, 403, 500, 503].flatMap((status) => Object.keys(echoes).flatMap((echo) => fetchers.map((fetcher) => ({ ...flow, status, echo, ...fetcher })))),
+    [400, 401, 403, 500, 503].flatMap((status) =>
+      Object.keys(echoes).flatMap((echo) => fetchers.map((fetcher) => ({ ...flow, status, echo, ...fetcher }))),
+    ),
   );
 
   it.each(cases)('$flow answering $status with a $echo echo ($fetcher)', async ({ issue, status, echo, fetch: send }) => {
@@ -182,7 +242,11 @@ describe('token request errors never hold the credentials', () => {
     // Instrumented fetches (and some polyfills) attach the request, and quote its body, in what they throw.
     const failing = async (request: Request): Promise<Response> => {
       const body = await request.clone().text();
-      throw Object.assign(new Error(`upstream refused ${request.url} ${String(request.headers.get('authorization'))} ${body}`), { request, body, code: 'ECONNRESET' });
+      throw Object.assign(new Error(`upstream refused ${request.url} ${String(request.headers.get('authorization'))} ${body}`), {
+        request,
+        body,
+        code: 'ECONNRESET',
+      });
     };
     const error = await issue('http://127.0.0.1:9')(failing).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ConnectionError);

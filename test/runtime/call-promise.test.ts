@@ -17,8 +17,18 @@ afterEach(async () => {
 const rule = feeRule;
 
 async function platform(handler: Handler) {
-  server = await startLoopbackServer((request, response) => (request.path === '/auth/token' ? sendJson(response, 200, { access_token: 't', token_type: 'Bearer', expires_in: 3600 }) : handler(request, response)));
-  return createCoreBankingClient({ baseUrl: server.url, clientId: 'c', clientSecret: 's', rateLimit: false, retry: { maxRetries: 1, baseDelayMs: 1 } });
+  server = await startLoopbackServer((request, response) =>
+    request.path === '/auth/token'
+      ? sendJson(response, 200, { access_token: 't', token_type: 'Bearer', expires_in: 3600 })
+      : handler(request, response),
+  );
+  return createCoreBankingClient({
+    baseUrl: server.url,
+    clientId: 'c',
+    clientSecret: 's',
+    rateLimit: false,
+    retry: { maxRetries: 1, baseDelayMs: 1 },
+  });
 }
 
 describe('withResponse()', () => {
@@ -45,7 +55,9 @@ describe('withResponse()', () => {
   });
 
   it('rejects with the typed error both ways, and derived promises are plain', async () => {
-    const client = await platform((_request, response) => sendJson(response, 404, { title: 'Not found', status: 404 }, 'application/problem+json'));
+    const client = await platform((_request, response) =>
+      sendJson(response, 404, { title: 'Not found', status: 404 }, 'application/problem+json'),
+    );
     await expect(client.feeRules.get({ path: { id: rule.id } }).withResponse()).rejects.toBeInstanceOf(ProblemError);
     const call = client.feeRules.get({ path: { id: rule.id } });
     const derived = call.catch((error: unknown) => error);

@@ -122,9 +122,15 @@ function everything(knownSecrets = true): Record<string, unknown> {
   };
 }
 
-const shallowAndDeep = (knownSecrets = true): Record<string, unknown> => ({ shallow: everything(knownSecrets), deep: nested(12, everything(knownSecrets)) });
+const shallowAndDeep = (knownSecrets = true): Record<string, unknown> => ({
+  shallow: everything(knownSecrets),
+  deep: nested(12, everything(knownSecrets)),
+});
 
-async function withServer<T>(handler: (request: RecordedRequest, response: ServerResponse) => void, run: (url: string) => Promise<T>): Promise<T> {
+async function withServer<T>(
+  handler: (request: RecordedRequest, response: ServerResponse) => void,
+  run: (url: string) => Promise<T>,
+): Promise<T> {
   const server = await startLoopbackServer(handler);
   try {
     return await run(server.url);
@@ -140,7 +146,8 @@ const json = (response: ServerResponse, status: number, body: unknown, contentTy
 /** The token endpoints of core-banking and pix answer with the token; everything else goes to `answer`. */
 function platform(answer: (request: RecordedRequest, response: ServerResponse) => void) {
   return (request: RecordedRequest, response: ServerResponse): void => {
-    if (request.path === '/auth/token' || request.path === '/oauth/token') return json(response, 200, { access_token: accessToken, token_type: 'Bearer', expires_in: 3600 });
+    if (request.path === '/auth/token' || request.path === '/oauth/token')
+      return json(response, 200, { access_token: accessToken, token_type: 'Bearer', expires_in: 3600 });
     answer(request, response);
   };
 }
@@ -176,9 +183,18 @@ function coreBankingCall(
 /** A request echoed back in full (headers and body), as some gateways do in their error answers. */
 const echoOf = (request: RecordedRequest) => ({ method: request.method, path: request.path, headers: request.headers, body: request.body });
 const textEchoOf = (request: RecordedRequest) =>
-  `${request.method} ${request.path}\n${Object.entries(request.headers).map(([name, value]) => `${name}: ${String(value)}`).join('\n')}\n\n${request.body}`;
+  `${request.method} ${request.path}\n${Object.entries(request.headers)
+    .map(([name, value]) => `${name}: ${String(value)}`)
+    .join('\n')}\n\n${request.body}`;
 
-const invoiceBody = { customerId: 1, pixKey: documents.cpf, dueDate: '2026-12-10', amount: 10, type: 'IMMEDIATE', description: `CPF ${documents.cpfZeros} CNPJ ${documents.cnpjAlphanumericPunctuated}` } as const;
+const invoiceBody = {
+  customerId: 1,
+  pixKey: documents.cpf,
+  dueDate: '2026-12-10',
+  amount: 10,
+  type: 'IMMEDIATE',
+  description: `CPF ${documents.cpfZeros} CNPJ ${documents.cnpjAlphanumericPunctuated}`,
+} as const;
 
 interface Case {
   readonly given: string;
@@ -234,7 +250,10 @@ const cases: Case[] = [
     given: 'a 200 answer that is not JSON, quoting a document and the token',
     want: ResponseValidationError,
     run: coreBankingCall(
-      (_request, response) => response.writeHead(200, { 'content-type': 'application/json' }).end(`CPF ${documents.cpf} ${documents.cnpjZeros} token ${accessToken} {`),
+      (_request, response) =>
+        response
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(`CPF ${documents.cpf} ${documents.cnpjZeros} token ${accessToken} {`),
       (client) => client.accounts.get({ path: { id: 7 } }),
       'strict',
     ),
@@ -281,7 +300,8 @@ const cases: Case[] = [
     given: 'a 502 in text echoing the request',
     want: HttpError,
     run: coreBankingCall(
-      (request, response) => response.writeHead(502, { 'content-type': 'text/plain' }).end(`${textEchoOf(request)}\n${JSON.stringify(shallowAndDeep())}`),
+      (request, response) =>
+        response.writeHead(502, { 'content-type': 'text/plain' }).end(`${textEchoOf(request)}\n${JSON.stringify(shallowAndDeep())}`),
       (client) => client.invoices.create({ path: { accountId: 1 }, body: invoiceBody }),
     ),
   },
@@ -292,7 +312,9 @@ const cases: Case[] = [
       withServer(
         (request, response) => {
           const basic = String(request.headers.authorization ?? '').replace(/^Basic /, '');
-          response.writeHead(400, { 'content-type': 'text/plain' }).end(`${textEchoOf(request)}\ncredentials ${Buffer.from(basic, 'base64').toString()}`);
+          response
+            .writeHead(400, { 'content-type': 'text/plain' })
+            .end(`${textEchoOf(request)}\ncredentials ${Buffer.from(basic, 'base64').toString()}`);
         },
         async (url) => {
           const client = createPixClient(clientOptions(url));
@@ -331,7 +353,9 @@ const cases: Case[] = [
     run: coreBankingCall(
       (_request, response) => {
         response.writeHead(429, { 'content-type': 'application/problem+json', 'retry-after': '120' });
-        response.end(JSON.stringify({ title: 'Too many', status: 429, detail: `for ${documents.cpf} ${documents.cnpjZeros}`, ...shallowAndDeep() }));
+        response.end(
+          JSON.stringify({ title: 'Too many', status: 429, detail: `for ${documents.cpf} ${documents.cnpjZeros}`, ...shallowAndDeep() }),
+        );
       },
       (client) => client.accounts.get({ path: { id: 7 } }),
     ),
@@ -341,7 +365,8 @@ const cases: Case[] = [
     want: AuthError,
     run: () =>
       withServer(
-        (request, response) => json(response, 401, { title: 'Unauthorized', detail: `invalid secret in ${request.body}`, ...shallowAndDeep() }),
+        (request, response) =>
+          json(response, 401, { title: 'Unauthorized', detail: `invalid secret in ${request.body}`, ...shallowAndDeep() }),
         async (url) => {
           const client = createCoreBankingClient(clientOptions(url));
           try {
@@ -368,7 +393,7 @@ const cases: Case[] = [
     run: async () => failureOf(async () => new Transport({ cert: privateKeyPem, key: privateKeyPem })),
   },
   {
-    given: "a server whose certificate is not trusted, on the token request (PFX and passphrase in the options)",
+    given: 'a server whose certificate is not trusted, on the token request (PFX and passphrase in the options)',
     want: AuthError,
     run: async () => {
       const server = await startMutualTlsServer(pki, (_request, response) => response.end('{}'));
@@ -439,12 +464,16 @@ const cases: Case[] = [
   {
     given: 'a base URL with credentials',
     want: ConfigurationError,
-    run: async () => failureOf(async () => createCoreBankingClient({ ...clientOptions(`https://${clientId}:${clientSecret}@api.example.com`) })),
+    run: async () =>
+      failureOf(async () => createCoreBankingClient({ ...clientOptions(`https://${clientId}:${clientSecret}@api.example.com`) })),
   },
   {
     given: 'a messages client without its certificate',
     want: ConfigurationError,
-    run: async () => failureOf(async () => createMessagesClient({ baseUrl: 'https://cloud.example.com', login: { clientId, clientSecret }, tls: { ca: pki.ca } })),
+    run: async () =>
+      failureOf(async () =>
+        createMessagesClient({ baseUrl: 'https://cloud.example.com', login: { clientId, clientSecret }, tls: { ca: pki.ca } }),
+      ),
   },
 ];
 
@@ -458,8 +487,22 @@ describe('no rendering of any error shows a secret or a document', () => {
 
   it('covers every error class the package exports', () => {
     // ContratoError and ValidationError are the bases: contrato builds them only as their subclasses above.
-    const exported = [ContratoError, ValidationError, RequestValidationError, ResponseValidationError, HttpError, ProblemError, RateLimitError, AuthError, ConnectionError, TimeoutError, ConfigurationError];
-    const covered = new Set(cases.flatMap((c) => exported.filter((errorClass) => c.want === errorClass || c.want.prototype instanceof errorClass)));
+    const exported = [
+      ContratoError,
+      ValidationError,
+      RequestValidationError,
+      ResponseValidationError,
+      HttpError,
+      ProblemError,
+      RateLimitError,
+      AuthError,
+      ConnectionError,
+      TimeoutError,
+      ConfigurationError,
+    ];
+    const covered = new Set(
+      cases.flatMap((c) => exported.filter((errorClass) => c.want === errorClass || c.want.prototype instanceof errorClass)),
+    );
     expect(exported.filter((errorClass) => !covered.has(errorClass)).map((errorClass) => errorClass.name)).toEqual([]);
   });
 });

@@ -5,7 +5,15 @@
  * call again with that key gets the original. Then the same properties under random faults (seed printed).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AuthError, ConnectionError, ContratoError, createCoreBankingClient, HttpError, responseMeta, TimeoutError } from '../../src/core-banking/index.js';
+import {
+  AuthError,
+  ConnectionError,
+  ContratoError,
+  createCoreBankingClient,
+  HttpError,
+  responseMeta,
+  TimeoutError,
+} from '../../src/core-banking/index.js';
 import { createTestPki, type TestPki } from '../helpers/certificates.js';
 import { startPaymentServer, type Fault, type PaymentServer } from '../helpers/payment-server.js';
 import { sendJson, startLoopbackServer } from '../helpers/loopback.js';
@@ -23,9 +31,23 @@ afterAll(async () => {
   pki.dispose();
 });
 
-const invoice = (n: number) => ({ customerId: 1000 + n, pixKey: 'financeiro@padaria.com.br', dueDate: '2026-12-10', amount: 10 + n / 100, type: 'IMMEDIATE' as const });
+const invoice = (n: number) => ({
+  customerId: 1000 + n,
+  pixKey: 'financeiro@padaria.com.br',
+  dueDate: '2026-12-10',
+  amount: 10 + n / 100,
+  type: 'IMMEDIATE' as const,
+});
 const clientOf = (baseUrl: string, retry: { maxRetries: number; baseDelayMs?: number; maxDelayMs?: number }, timeoutMs = 10_000) =>
-  createCoreBankingClient({ baseUrl, clientId: 'partner', clientSecret: 'fault-secret', tls: { ...pki.client, ca: pki.ca }, retry: { baseDelayMs: 50, maxDelayMs: 200, ...retry }, timeoutMs, rateLimit: false });
+  createCoreBankingClient({
+    baseUrl,
+    clientId: 'partner',
+    clientSecret: 'fault-secret',
+    tls: { ...pki.client, ca: pki.ca },
+    retry: { baseDelayMs: 50, maxDelayMs: 200, ...retry },
+    timeoutMs,
+    rateLimit: false,
+  });
 const failureOf = (call: Promise<unknown>): Promise<ContratoError> =>
   call.then(
     () => expect.unreachable('the call must fail'),
@@ -78,16 +100,30 @@ describe('a payment whose server commits and then fails', () => {
   });
 
   it('a refused connection: nothing was sent, so the outcome is known', async () => {
-    const client = createCoreBankingClient({ baseUrl: `http://127.0.0.1:${await freePort()}`, clientId: 'c', clientSecret: 's', retry: { maxRetries: 1, baseDelayMs: 1 }, rateLimit: false });
+    const client = createCoreBankingClient({
+      baseUrl: `http://127.0.0.1:${await freePort()}`,
+      clientId: 'c',
+      clientSecret: 's',
+      retry: { maxRetries: 1, baseDelayMs: 1 },
+      rateLimit: false,
+    });
     const error = await failureOf(client.invoices.create({ path: { accountId: 1 }, body: invoice(4) }, { idempotencyKey: 'K4refused' }));
     expect(error).toBeInstanceOf(ConnectionError);
     expect(error).toMatchObject({ operationId: 'invoices.create', idempotencyKey: 'K4refused', outcomeUnknown: false });
   });
 
   it('a keyed call that fails at the token step keeps its operation, attempts and key', async () => {
-    const platform = await startLoopbackServer((request, response) => sendJson(response, 503, { title: 'Unavailable', status: 503 }, 'application/problem+json'));
+    const platform = await startLoopbackServer((request, response) =>
+      sendJson(response, 503, { title: 'Unavailable', status: 503 }, 'application/problem+json'),
+    );
     try {
-      const client = createCoreBankingClient({ baseUrl: platform.url, clientId: 'c', clientSecret: 's', retry: { maxRetries: 1, baseDelayMs: 1 }, rateLimit: false });
+      const client = createCoreBankingClient({
+        baseUrl: platform.url,
+        clientId: 'c',
+        clientSecret: 's',
+        retry: { maxRetries: 1, baseDelayMs: 1 },
+        rateLimit: false,
+      });
       const error = await failureOf(client.invoices.create({ path: { accountId: 1 }, body: invoice(5) }, { idempotencyKey: 'K5token' }));
       expect(error).toBeInstanceOf(HttpError);
       expect(error).toMatchObject({ operationId: 'invoices.create', idempotencyKey: 'K5token', attempts: 2, outcomeUnknown: false });
@@ -97,7 +133,14 @@ describe('a payment whose server commits and then fails', () => {
   });
 
   it('a certificate the server refuses is an AuthError that carries the call', async () => {
-    const client = createCoreBankingClient({ baseUrl: server.url, clientId: 'c', clientSecret: 's', tls: { ...pki.rogueClient, ca: pki.ca }, retry: { maxRetries: 0 }, rateLimit: false });
+    const client = createCoreBankingClient({
+      baseUrl: server.url,
+      clientId: 'c',
+      clientSecret: 's',
+      tls: { ...pki.rogueClient, ca: pki.ca },
+      retry: { maxRetries: 0 },
+      rateLimit: false,
+    });
     // The token request is the first to meet the refusal; the call's error still names the call.
     const error = await failureOf(client.invoices.create({ path: { accountId: 1 }, body: invoice(6) }, { idempotencyKey: 'K6rogue' }));
     expect(error).toBeInstanceOf(AuthError);

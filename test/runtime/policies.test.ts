@@ -40,7 +40,10 @@ describe('backoff and retry eligibility', () => {
 
 describe('generateIdempotencyKey fits each header rule of section 8', () => {
   it.each([
-    { given: 'x-idempotency-key [a-zA-Z0-9]{1,50}', rule: { header: 'x-idempotency-key', minLength: 1, maxLength: 50, pattern: '^[a-zA-Z0-9]{1,50}$' } },
+    {
+      given: 'x-idempotency-key [a-zA-Z0-9]{1,50}',
+      rule: { header: 'x-idempotency-key', minLength: 1, maxLength: 50, pattern: '^[a-zA-Z0-9]{1,50}$' },
+    },
     { given: 'invoice key, 1 to 50 characters', rule: { header: 'x-idempotency-key', minLength: 1, maxLength: 50, pattern: null } },
     { given: 'core Idempotency-Key, 1 to 160', rule: { header: 'Idempotency-Key', minLength: 1, maxLength: 160, pattern: null } },
     { given: 'CaaS Idempotency-Key, at most 128', rule: { header: 'Idempotency-Key', minLength: null, maxLength: 128, pattern: null } },
@@ -56,7 +59,9 @@ describe('generateIdempotencyKey fits each header rule of section 8', () => {
   });
 
   it('refuses to guess a key for a pattern it cannot meet', () => {
-    expect(() => generateIdempotencyKey({ header: 'k', minLength: 1, maxLength: 5, pattern: '^\\d{5}$' })).toThrow(/pass one with \{ idempotencyKey \}/);
+    expect(() => generateIdempotencyKey({ header: 'k', minLength: 1, maxLength: 5, pattern: '^\\d{5}$' })).toThrow(
+      /pass one with \{ idempotencyKey \}/,
+    );
   });
 });
 
@@ -64,10 +69,17 @@ describe('RateLimiter', () => {
   it('lets `limit` calls through per window and makes the next wait for the oldest to leave it', async () => {
     let now = 0;
     const waits: number[] = [];
-    const limiter = new RateLimiter([{ limit: 3, intervalMs: 1000 }, { limit: 5, intervalMs: 10_000 }], () => now, async (ms) => {
-      waits.push(ms);
-      now += ms;
-    });
+    const limiter = new RateLimiter(
+      [
+        { limit: 3, intervalMs: 1000 },
+        { limit: 5, intervalMs: 10_000 },
+      ],
+      () => now,
+      async (ms) => {
+        waits.push(ms);
+        now += ms;
+      },
+    );
     for (let call = 0; call < 3; call += 1) await limiter.acquire();
     expect(waits).toEqual([]);
     await limiter.acquire();
@@ -96,7 +108,13 @@ describe('log redaction', () => {
     };
     expect(redact(value, { secrets: ['tok-12345678'] })).toEqual({
       headers: { Authorization: '[redacted]', 'svc-token': '[redacted]', accept: 'application/json' },
-      body: { client_secret: '[redacted]', clientSecret: '[redacted]', passphrase: '[redacted]', document: '***.982.247-**', note: 'token is [redacted]' },
+      body: {
+        client_secret: '[redacted]',
+        clientSecret: '[redacted]',
+        passphrase: '[redacted]',
+        document: '***.982.247-**',
+        note: 'token is [redacted]',
+      },
       list: ['[redacted]'],
     });
     expect(redact({ document: '52998224725' }, { maskDocuments: false })).toEqual({ document: '52998224725' });

@@ -65,7 +65,8 @@ beforeAll(async () => {
   platform = await startMutualTlsServer(pki, (request, response) => {
     seenCertificates.push(String((request.socket as TLSSocket).getPeerCertificate().subject?.CN ?? ''));
     response.setHeader('content-type', 'application/json');
-    if (request.url === '/auth/token') return void response.end(JSON.stringify({ access_token: 'proxied-token', token_type: 'Bearer', expires_in: 3600 }));
+    if (request.url === '/auth/token')
+      return void response.end(JSON.stringify({ access_token: 'proxied-token', token_type: 'Bearer', expires_in: 3600 }));
     response.end(JSON.stringify({ accountId: '77', balance: 10.5, currency: 'BRL', lastUpdated: '2026-11-20T10:00:00Z' }));
   });
   proxy = await startForwardProxy();
@@ -86,7 +87,15 @@ afterAll(async () => {
 
 const platformHost = (): string => new URL(platform.url).host;
 const clientWith = (extra: Record<string, unknown>) =>
-  createCoreBankingClient({ baseUrl: platform.url, clientId: 'partner', clientSecret: 'proxy-secret', tls: { ...pki.client, ca: pki.ca }, retry: { maxRetries: 0 }, rateLimit: false, ...extra });
+  createCoreBankingClient({
+    baseUrl: platform.url,
+    clientId: 'partner',
+    clientSecret: 'proxy-secret',
+    tls: { ...pki.client, ca: pki.ca },
+    retry: { maxRetries: 0 },
+    rateLimit: false,
+    ...extra,
+  });
 
 describe('a forward proxy', () => {
   it.each([
@@ -110,7 +119,10 @@ describe('a forward proxy', () => {
   });
 
   it.each([
-    { given: 'NO_PROXY naming the platform', setup: () => ((process.env.HTTPS_PROXY = proxy.url), (process.env.NO_PROXY = '127.0.0.1'), {}) },
+    {
+      given: 'NO_PROXY naming the platform',
+      setup: () => ((process.env.HTTPS_PROXY = proxy.url), (process.env.NO_PROXY = '127.0.0.1'), {}),
+    },
     { given: 'proxy: false', setup: () => ((process.env.HTTPS_PROXY = proxy.url), { proxy: false }) },
     { given: 'no proxy anywhere', setup: () => ({}) },
   ])('$given: the calls go direct', async ({ setup }) => {
@@ -133,7 +145,9 @@ describe('a forward proxy', () => {
 describe('a dispatcher of the caller', () => {
   it('carries the token request and every call; closing the client leaves it open', async () => {
     const server = await startLoopbackServer((request, response) =>
-      request.path === '/auth/token' ? sendJson(response, 200, { access_token: 't', token_type: 'Bearer', expires_in: 3600 }) : sendJson(response, 200, { accountId: '77', balance: 1, currency: 'BRL', lastUpdated: '2026-11-20T10:00:00Z' }),
+      request.path === '/auth/token'
+        ? sendJson(response, 200, { access_token: 't', token_type: 'Bearer', expires_in: 3600 })
+        : sendJson(response, 200, { accountId: '77', balance: 1, currency: 'BRL', lastUpdated: '2026-11-20T10:00:00Z' }),
     );
     const dispatched: string[] = [];
     class CountingAgent extends Agent {

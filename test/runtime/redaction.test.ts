@@ -13,7 +13,10 @@ import { check } from '../../src/runtime/validation.js';
 
 const cpf = '39053344705';
 const privateKeyPem = generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
-const privateKeyBody = privateKeyPem.split('\n').filter((line) => line && !line.startsWith('-----')).join('');
+const privateKeyBody = privateKeyPem
+  .split('\n')
+  .filter((line) => line && !line.startsWith('-----'))
+  .join('');
 
 describe('maskDocuments', () => {
   it.each([
@@ -56,7 +59,9 @@ describe('redact', () => {
     // Deeper than any recursion would go: redaction is iterative.
     { given: 'very deep', levels: 20_000 },
   ])('masks and scrubs at any depth: $given', ({ levels }) => {
-    const redacted = innermost(redact(nested(levels, { document: cpf, client_secret: 'short', note: 'token tok-12345678' }), { secrets: ['tok-12345678'] }));
+    const redacted = innermost(
+      redact(nested(levels, { document: cpf, client_secret: 'short', note: 'token tok-12345678' }), { secrets: ['tok-12345678'] }),
+    );
     expect(redacted).toEqual({ document: '***.533.447-**', client_secret: '[redacted]', note: 'token [redacted]' });
   });
 
@@ -78,13 +83,22 @@ describe('redact', () => {
   it.each([
     { given: 'a document as a number', value: { n: 39053344705 }, want: { n: '***.533.447-**' } },
     { given: 'an ordinary number', value: { ms: 1234, at: 1_763_000_000_000 }, want: { ms: 1234, at: 1_763_000_000_000 } },
-    { given: 'masking off', value: { n: 39053344705, s: '390.533.447-05' }, options: { maskDocuments: false }, want: { n: 39053344705, s: '390.533.447-05' } },
+    {
+      given: 'masking off',
+      value: { n: 39053344705, s: '390.533.447-05' },
+      options: { maskDocuments: false },
+      want: { n: 39053344705, s: '390.533.447-05' },
+    },
   ])('$given', ({ value, options, want }) => expect(redact(value, options)).toEqual(want));
 
   const oddSecret = 'p@ss "word"/with\\odd&chars+é';
   it.each([
     { given: 'as it is', text: `secret ${oddSecret} here`, want: 'secret [redacted] here' },
-    { given: 'JSON-escaped (a JSON body echoed as text)', text: `{"client_secret":${JSON.stringify(oddSecret)}}`, want: '{"client_secret":"[redacted]"}' },
+    {
+      given: 'JSON-escaped (a JSON body echoed as text)',
+      text: `{"client_secret":${JSON.stringify(oddSecret)}}`,
+      want: '{"client_secret":"[redacted]"}',
+    },
     { given: 'URI-encoded', text: `u=${encodeURIComponent(oddSecret)}`, want: 'u=[redacted]' },
     { given: 'form-encoded', text: new URLSearchParams({ u: oddSecret }).toString(), want: 'u=[redacted]' },
   ])('scrubs a known secret written $given', ({ text, want }) => expect(redact(text, { secrets: [oddSecret] })).toBe(want));
@@ -125,8 +139,16 @@ describe('validation messages never carry document digits', () => {
     { given: 'a CPF where the quote is cut', data: { name: `${'y'.repeat(46)} ${cpf} tail` }, leaks: ['390533447', '39053'] },
     { given: 'an invalid CPF', data: { document: '52998224724' }, leaks: ['52998224724', '529982'] },
     { given: 'a CPF as a number', data: { count: 39053344705 }, leaks: [cpf, '390533'] },
-    { given: 'a CNPJ and a CPF inside an object', data: { payer: { cnpj: '11.222.333/0001-81', nested: { cpf } } }, leaks: ['0001-81', '00018', cpf] },
-    { given: 'secrets inside an object', data: { payer: { auth: { client_secret: 'cs-live-0123456789', key: privateKeyPem } } }, leaks: ['cs-live-0123456789', privateKeyBody.slice(16, 32)] },
+    {
+      given: 'a CNPJ and a CPF inside an object',
+      data: { payer: { cnpj: '11.222.333/0001-81', nested: { cpf } } },
+      leaks: ['0001-81', '00018', cpf],
+    },
+    {
+      given: 'secrets inside an object',
+      data: { payer: { auth: { client_secret: 'cs-live-0123456789', key: privateKeyPem } } },
+      leaks: ['cs-live-0123456789', privateKeyBody.slice(16, 32)],
+    },
     { given: 'a private key', data: { name: privateKeyPem }, leaks: [privateKeyBody.slice(0, 16), privateKeyBody.slice(16, 32)] },
   ])('$given', ({ data, leaks }) => {
     const issues = check(validate, data, '/body');
@@ -137,7 +159,10 @@ describe('validation messages never carry document digits', () => {
 
   it('keeps the masked document, so the message still says what was wrong', () => {
     expect(check(validate, { document: '52998224724' }).map((issue) => [issue.message, issue.value])).toEqual([
-      ['must be a CPF: 11 digits with valid check digits: the CPF check digits do not match (format cpf; got "***.982.247-**")', '***.982.247-**'],
+      [
+        'must be a CPF: 11 digits with valid check digits: the CPF check digits do not match (format cpf; got "***.982.247-**")',
+        '***.982.247-**',
+      ],
     ]);
   });
 });

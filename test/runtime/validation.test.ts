@@ -33,16 +33,35 @@ describe('validation messages', () => {
     { given: {}, want: ['/name: is required (required)'] },
     { given: { name: '' }, want: ['/name: must have at least 1 character (minLength; got "")'] },
     { given: { name: 'toolong' }, want: ['/name: must have at most 5 characters (maxLength; got "toolong")'] },
-    { given: { name: 'x', extra: 1 }, want: ['/extra: is not a field of this request (unknown or not writable here) (additionalProperties; got 1)'] },
+    {
+      given: { name: 'x', extra: 1 },
+      want: ['/extra: is not a field of this request (unknown or not writable here) (additionalProperties; got 1)'],
+    },
     { given: { name: 'x', kind: 'C' }, want: ['/kind: must be one of "A", "B" (enum; got "C")'] },
     { given: { name: 'x', count: 1.5 }, want: ['/count: must be a whole number (type; got 1.5)'] },
     { given: { name: 'x', count: 10 }, want: ['/count: must be at most 9 (maximum; got 10)'] },
     { given: { name: 'x', price: 0 }, want: ['/price: must be above 0 (exclusiveMinimum; got 0)'] },
     { given: { name: 'x', key: 'a-b' }, want: ['/key: must be 1 to 50 letters or digits (pattern; got "a-b")'] },
-    { given: { name: 'x', document: '52998224724' }, want: ['/document: must be a CPF: 11 digits with valid check digits: the CPF check digits do not match (format cpf; got "***.982.247-**")'] },
-    { given: { name: 'x', at: '2026-11-21 10:00' }, want: ['/at: must be a date and time in RFC 3339 form, e.g. 2026-11-21T10:30:00Z or 2026-11-21T07:30:00-03:00 (format date-time; got "2026-11-21 10:00")'] },
-    { given: { name: 'x', tags: ['a', 'a'] }, want: ['/tags: must not repeat items (items 0 and 1 are equal) (uniqueItems; got ["a","a"])'] },
-    { given: { name: 'x', client_secret: 'short' }, want: ['/client_secret: must have at least 20 characters (minLength; got "[redacted]")'] },
+    {
+      given: { name: 'x', document: '52998224724' },
+      want: [
+        '/document: must be a CPF: 11 digits with valid check digits: the CPF check digits do not match (format cpf; got "***.982.247-**")',
+      ],
+    },
+    {
+      given: { name: 'x', at: '2026-11-21 10:00' },
+      want: [
+        '/at: must be a date and time in RFC 3339 form, e.g. 2026-11-21T10:30:00Z or 2026-11-21T07:30:00-03:00 (format date-time; got "2026-11-21 10:00")',
+      ],
+    },
+    {
+      given: { name: 'x', tags: ['a', 'a'] },
+      want: ['/tags: must not repeat items (items 0 and 1 are equal) (uniqueItems; got ["a","a"])'],
+    },
+    {
+      given: { name: 'x', client_secret: 'short' },
+      want: ['/client_secret: must have at least 20 characters (minLength; got "[redacted]")'],
+    },
   ])('$given -> $want', ({ given, want }) => {
     expect(check(validate, given, '', patterns).map((issue) => `${issue.pointer}: ${issue.message}`)).toEqual(want);
   });

@@ -33,10 +33,16 @@ function examplesBySchema(document: JsonObject): Map<string, unknown[]> {
   };
   for (const c of exampleCases(document)) add(c.operation.responses.find((r) => r.status === c.status)?.schema, c.value);
   for (const operation of operationsOf(document)) {
-    const media = operation.requestBody ? ((((operation.operation.requestBody as JsonObject).content ?? {}) as JsonObject)[operation.requestBody.mediaType] as JsonObject | undefined) : undefined;
-    const examples = media && typeof media.examples === 'object' && media.examples !== null ? Object.values(media.examples as JsonObject) : [];
+    const media = operation.requestBody
+      ? ((((operation.operation.requestBody as JsonObject).content ?? {}) as JsonObject)[operation.requestBody.mediaType] as
+          | JsonObject
+          | undefined)
+      : undefined;
+    const examples =
+      media && typeof media.examples === 'object' && media.examples !== null ? Object.values(media.examples as JsonObject) : [];
     // Example files referenced by $ref are lifted into components/examples by the bundler.
-    for (const example of examples) add(operation.requestBody!.schema, (resolveLocal(document, example) as { value?: unknown } | undefined)?.value);
+    for (const example of examples)
+      add(operation.requestBody!.schema, (resolveLocal(document, example) as { value?: unknown } | undefined)?.value);
   }
   return found;
 }
@@ -55,17 +61,30 @@ async function targetsOf(name: (typeof interfaces)[number]['name']): Promise<Tar
   for (const operation of operationsOf(document)) {
     const set = modules.validators.operations[operation.operationId]!;
     if (operation.requestBody && set.body) {
-      targets.push({ label: `${name} ${operation.operationId} body`, schema: operation.requestBody.schema, validator: set.body, document, examples: examplesOf(operation.requestBody.schema) });
+      targets.push({
+        label: `${name} ${operation.operationId} body`,
+        schema: operation.requestBody.schema,
+        validator: set.body,
+        document,
+        examples: examplesOf(operation.requestBody.schema),
+      });
     }
     for (const location of parameterLocations) {
       const schema = parameterSchema(operation, location);
       const validator = set.parameters[location];
-      if (schema && validator) targets.push({ label: `${name} ${operation.operationId} ${location}`, schema, validator, document, examples: [] });
+      if (schema && validator)
+        targets.push({ label: `${name} ${operation.operationId} ${location}`, schema, validator, document, examples: [] });
     }
     for (const response of operation.responses) {
       const validator = set.responses[response.status];
       if (response.schema && validator) {
-        targets.push({ label: `${name} ${operation.operationId} ${response.status}`, schema: response.schema, validator, document, examples: examplesOf(response.schema) });
+        targets.push({
+          label: `${name} ${operation.operationId} ${response.status}`,
+          schema: response.schema,
+          validator,
+          document,
+          examples: examplesOf(response.schema),
+        });
       }
     }
   }
@@ -83,8 +102,24 @@ const openSchemas: string[] = [
   // Interface C: answers whose bodies are not shown (section 4.9).
   'messages schema SendReceipt',
   'messages schema DictAnswer',
-  ...['pacs002', 'pacs004', 'pacs008', 'pain009', 'pain011', 'pain012Authorization', 'pain012Confirmation', 'pain013', 'pain014', 'camt060', 'camt055', 'camt029', 'reda022'].map((group) => `messages ${group}.send 200`),
-  ...['dictKeys.create', 'dictKeys.update', 'dictKeys.list', 'dictKeys.checkExistence', 'dictQrCode.lookup', 'dictFraudMarkers.create'].map((id) => `messages ${id} 200`),
+  ...[
+    'pacs002',
+    'pacs004',
+    'pacs008',
+    'pain009',
+    'pain011',
+    'pain012Authorization',
+    'pain012Confirmation',
+    'pain013',
+    'pain014',
+    'camt060',
+    'camt055',
+    'camt029',
+    'reda022',
+  ].map((group) => `messages ${group}.send 200`),
+  ...['dictKeys.create', 'dictKeys.update', 'dictKeys.list', 'dictKeys.checkExistence', 'dictQrCode.lookup', 'dictFraudMarkers.create'].map(
+    (id) => `messages ${id} 200`,
+  ),
   // A bare number with a lower bound: the mutations change members, and it has none (its bound is fuzzed inside the messages).
   'messages schema MessageAmount',
 ];
@@ -122,10 +157,13 @@ describe('fuzzing every validator', () => {
     // Only a schema with nothing to break (an open object of optional members) may see no mutation.
     if (mutationsSeen.size === 0 && !composed) expect(openSchemas).toContain(target.label);
     fc.assert(
-      fc.property(fc.anything({ withBigInt: true, withDate: true, withMap: true, withSet: true, withTypedArray: true, withNullPrototype: true }), (value) => {
-        expect(() => target.validator(value)).not.toThrow();
-        expect(() => check(target.validator, value)).not.toThrow();
-      }),
+      fc.property(
+        fc.anything({ withBigInt: true, withDate: true, withMap: true, withSet: true, withTypedArray: true, withNullPrototype: true }),
+        (value) => {
+          expect(() => target.validator(value)).not.toThrow();
+          expect(() => check(target.validator, value)).not.toThrow();
+        },
+      ),
       { numRuns: 60 },
     );
   });

@@ -29,8 +29,14 @@ describe.each(letters)('operations of interface %s', (letter) => {
   const documents = interfaces
     .filter((info) => info.letter === letter && existsSync(bundledSpecPath(info.name as InterfaceName)))
     .map((info) => JSON.parse(readFileSync(bundledSpecPath(info.name as InterfaceName), 'utf8')) as JsonObject);
-  const modelled = new Map<string, OperationModel>(documents.flatMap((document) => operationsOf(document).map((o) => [o.operationId, o] as const)));
-  const namedOnly = new Set(documents.flatMap((document) => ((document['x-named-not-specified'] as JsonObject[] | undefined) ?? []).map((entry) => entry.id as string)));
+  const modelled = new Map<string, OperationModel>(
+    documents.flatMap((document) => operationsOf(document).map((o) => [o.operationId, o] as const)),
+  );
+  const namedOnly = new Set(
+    documents.flatMap((document) =>
+      ((document['x-named-not-specified'] as JsonObject[] | undefined) ?? []).map((entry) => entry.id as string),
+    ),
+  );
   const ofInterface = inventory.operations.filter((o) => o.interface === letter);
 
   it.each(ofInterface.map((o) => [o.id, o] as const))('%s', (id, operation) => {

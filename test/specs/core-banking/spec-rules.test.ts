@@ -27,10 +27,13 @@ function requireScopes(expected: Record<string, string>) {
 }
 function forbidScopes(scopes: string[]) {
   return (doc: JsonObject): Violations =>
-    operationsOf(doc).flatMap((o) => o.scopes.filter((s) => scopes.includes(s)).map((s) => `${o.operationId} requires ${s}, a scope of interface A`));
+    operationsOf(doc).flatMap((o) =>
+      o.scopes.filter((s) => scopes.includes(s)).map((s) => `${o.operationId} requires ${s}, a scope of interface A`),
+    );
 }
 function declaresStatus(ids: string[], status: string) {
-  return (doc: JsonObject): Violations => ids.flatMap((id) => (op(doc, id)?.responses.some((r) => r.status === status) ? [] : [`${id} does not declare ${status}`]));
+  return (doc: JsonObject): Violations =>
+    ids.flatMap((id) => (op(doc, id)?.responses.some((r) => r.status === status) ? [] : [`${id} does not declare ${status}`]));
 }
 /** Every operation that can fail with `status` declares it as an RFC 7807 problem. */
 function everyOperationProblem(status: string, which: (o: OperationModel) => boolean = () => true) {
@@ -43,10 +46,12 @@ function everyOperationProblem(status: string, which: (o: OperationModel) => boo
         return response.mediaType === 'application/problem+json' ? [] : [`${o.operationId} ${status} is not application/problem+json`];
       });
 }
-const namedNotSpecified = (ids: string[]) => (doc: JsonObject): Violations => {
-  const listed = new Set((doc['x-named-not-specified'] as JsonObject[] | undefined)?.map((entry) => entry.id));
-  return ids.filter((id) => !listed.has(id)).map((id) => `${id} is not listed in x-named-not-specified`);
-};
+const namedNotSpecified =
+  (ids: string[]) =>
+  (doc: JsonObject): Violations => {
+    const listed = new Set((doc['x-named-not-specified'] as JsonObject[] | undefined)?.map((entry) => entry.id));
+    return ids.filter((id) => !listed.has(id)).map((id) => `${id} is not listed in x-named-not-specified`);
+  };
 const withPathParameter = (o: OperationModel): boolean => o.parameters.some((p) => p.in === 'path');
 const removeResponse = (id: string, status: string) => (doc: JsonObject) => {
   delete (opObject(doc, id).responses as JsonObject)[status];
@@ -64,7 +69,10 @@ const specRules: SpecRule[] = [
   {
     rules: ['R-A-x-account-id-baas', 'R-A-baas-scope-no-account-id', 'R-D-identity-from-token'],
     given: 'no operation takes an x-* identity header (identity comes only from the token)',
-    holds: (doc) => operationsOf(doc).flatMap((o) => o.parameters.filter((p) => p.in === 'header' && /^x-/i.test(p.name)).map((p) => `${o.operationId} takes ${p.name}`)),
+    holds: (doc) =>
+      operationsOf(doc).flatMap((o) =>
+        o.parameters.filter((p) => p.in === 'header' && /^x-/i.test(p.name)).map((p) => `${o.operationId} takes ${p.name}`),
+      ),
     breakIt: (doc) => {
       (opObject(doc, 'accounts.list').parameters as JsonObject[]).push({ name: 'x-account-id', in: 'header', schema: { type: 'integer' } });
     },
@@ -76,7 +84,8 @@ const specRules: SpecRule[] = [
       operationsOf(doc).flatMap((o) => {
         const requirements = (o.operation.security ?? doc.security) as JsonObject[] | undefined;
         const problems: string[] = [];
-        if (!requirements?.length || !requirements.every((r) => 'mutualTLS' in r)) problems.push(`${o.operationId} does not require mutualTLS`);
+        if (!requirements?.length || !requirements.every((r) => 'mutualTLS' in r))
+          problems.push(`${o.operationId} does not require mutualTLS`);
         if (o.operationId !== 'auth.token' && !o.secured) problems.push(`${o.operationId} does not require a bearer token`);
         return problems;
       }),
@@ -88,7 +97,13 @@ const specRules: SpecRule[] = [
     rules: ['R-D-scope-fee-rules', 'R-D-feerule-baas-only'],
     given: 'fee rule operations need fee-rules.read / fee-rules.write and declare 403 for account credentials',
     holds: (doc) => [
-      ...requireScopes({ 'feeRules.list': 'fee-rules.read', 'feeRules.get': 'fee-rules.read', 'feeRules.create': 'fee-rules.write', 'feeRules.update': 'fee-rules.write', 'feeRules.delete': 'fee-rules.write' })(doc),
+      ...requireScopes({
+        'feeRules.list': 'fee-rules.read',
+        'feeRules.get': 'fee-rules.read',
+        'feeRules.create': 'fee-rules.write',
+        'feeRules.update': 'fee-rules.write',
+        'feeRules.delete': 'fee-rules.write',
+      })(doc),
       ...declaresStatus(['feeRules.list', 'feeRules.get', 'feeRules.create', 'feeRules.update', 'feeRules.delete'], '403')(doc),
     ],
     breakIt: (doc) => {
@@ -98,7 +113,13 @@ const specRules: SpecRule[] = [
   {
     rules: ['R-A-scope-invoices'],
     given: 'invoice operations need invoices.read / invoices.write',
-    holds: requireScopes({ 'invoices.list': 'invoices.read', 'invoices.get': 'invoices.read', 'invoices.create': 'invoices.write', 'invoices.cancel': 'invoices.write', 'invoices.emit': 'invoices.write' }),
+    holds: requireScopes({
+      'invoices.list': 'invoices.read',
+      'invoices.get': 'invoices.read',
+      'invoices.create': 'invoices.write',
+      'invoices.cancel': 'invoices.write',
+      'invoices.emit': 'invoices.write',
+    }),
     breakIt: (doc) => {
       opObject(doc, 'invoices.create').security = [{ oauth2: ['invoices.read'], mutualTLS: [] }];
     },
@@ -126,19 +147,60 @@ const specRules: SpecRule[] = [
   },
   {
     rules: [
-      'R-A-scope-account-read', 'R-A-scope-transactions-read', 'R-A-scope-pix-read', 'R-A-scope-pix-create', 'R-A-scope-pix-write',
-      'R-A-scope-internal-transfer', 'R-A-scope-ted', 'R-A-scope-billets-read', 'R-A-scope-billets-create', 'R-A-scope-billets-write',
-      'R-A-scope-webhook-read', 'R-A-scope-webhook-write', 'R-A-scope-infractions', 'R-A-scope-baas-accounts-read',
-      'R-A-scope-baas-onboarding', 'R-A-scope-baas-credentials-write', 'R-A-scope-econsignado', 'R-A-scope-crypto-risk',
-      'R-A-scope-crypto-caas', 'R-A-scope-credit-consignado',
+      'R-A-scope-account-read',
+      'R-A-scope-transactions-read',
+      'R-A-scope-pix-read',
+      'R-A-scope-pix-create',
+      'R-A-scope-pix-write',
+      'R-A-scope-internal-transfer',
+      'R-A-scope-ted',
+      'R-A-scope-billets-read',
+      'R-A-scope-billets-create',
+      'R-A-scope-billets-write',
+      'R-A-scope-webhook-read',
+      'R-A-scope-webhook-write',
+      'R-A-scope-infractions',
+      'R-A-scope-baas-accounts-read',
+      'R-A-scope-baas-onboarding',
+      'R-A-scope-baas-credentials-write',
+      'R-A-scope-econsignado',
+      'R-A-scope-crypto-risk',
+      'R-A-scope-crypto-caas',
+      'R-A-scope-credit-consignado',
     ],
     given: 'scopes that grant interface A operations are not required by any interface D operation',
     holds: forbidScopes([
-      'account.read', 'transactions.read', 'pix.read', 'pix.create', 'pix.write', 'internal-transfer.read', 'internal-transfer.create',
-      'internal-transfer.write', 'ted.read', 'ted.create', 'ted.write', 'billets.read', 'billets.create', 'billets.write', 'webhook.read',
-      'webhook.write', 'infractions.read', 'infractions.write', 'baas.accounts.read', 'baas.onboarding.read', 'baas.onboarding.write',
-      'baas.credentials.write', 'econsignado.read', 'econsignado.write', 'crypto-risk.read', 'crypto-risk.write', 'crypto-caas.read',
-      'crypto-caas.write', 'credit.consignado.read', 'credit.consignado.write', 'credit.loans.read',
+      'account.read',
+      'transactions.read',
+      'pix.read',
+      'pix.create',
+      'pix.write',
+      'internal-transfer.read',
+      'internal-transfer.create',
+      'internal-transfer.write',
+      'ted.read',
+      'ted.create',
+      'ted.write',
+      'billets.read',
+      'billets.create',
+      'billets.write',
+      'webhook.read',
+      'webhook.write',
+      'infractions.read',
+      'infractions.write',
+      'baas.accounts.read',
+      'baas.onboarding.read',
+      'baas.onboarding.write',
+      'baas.credentials.write',
+      'econsignado.read',
+      'econsignado.write',
+      'crypto-risk.read',
+      'crypto-risk.write',
+      'crypto-caas.read',
+      'crypto-caas.write',
+      'credit.consignado.read',
+      'credit.consignado.write',
+      'credit.loans.read',
     ]),
     breakIt: (doc) => {
       opObject(doc, 'accounts.list').security = [{ oauth2: ['account.read'], mutualTLS: [] }];
@@ -147,7 +209,13 @@ const specRules: SpecRule[] = [
   {
     rules: ['R-D-scope-baas-users'],
     given: 'baas-users operations are recorded as named, not specified',
-    holds: namedNotSpecified(['D.baasUsers.create', 'D.baasUsers.read', 'D.baasUsers.update', 'D.baasUsers.delete', 'D.baasUsers.setPermissions']),
+    holds: namedNotSpecified([
+      'D.baasUsers.create',
+      'D.baasUsers.read',
+      'D.baasUsers.update',
+      'D.baasUsers.delete',
+      'D.baasUsers.setPermissions',
+    ]),
     breakIt: (doc) => {
       doc['x-named-not-specified'] = (doc['x-named-not-specified'] as JsonObject[]).filter((e) => e.id !== 'D.baasUsers.read');
     },
@@ -190,7 +258,9 @@ const specRules: SpecRule[] = [
     holds: (doc) =>
       operationsOf(doc).flatMap((o) => {
         const response = resolveLocal(doc, (o.operation.responses as JsonObject)['429']);
-        return isObject(response) && isObject(response.headers) && 'Retry-After' in response.headers ? [] : [`${o.operationId} 429 has no Retry-After`];
+        return isObject(response) && isObject(response.headers) && 'Retry-After' in response.headers
+          ? []
+          : [`${o.operationId} 429 has no Retry-After`];
       }),
     breakIt: (doc) => {
       delete ((doc.components as JsonObject).responses as JsonObject).TooManyRequests;
@@ -217,7 +287,10 @@ const specRules: SpecRule[] = [
       return response && response.mediaType === null ? [] : ['feeRules.delete has no bodiless 204'];
     },
     breakIt: (doc) => {
-      (opObject(doc, 'feeRules.delete').responses as JsonObject)['204'] = { description: 'x', content: { 'application/json': { schema: { type: 'object' } } } };
+      (opObject(doc, 'feeRules.delete').responses as JsonObject)['204'] = {
+        description: 'x',
+        content: { 'application/json': { schema: { type: 'object' } } },
+      };
     },
   },
   {
@@ -225,7 +298,9 @@ const specRules: SpecRule[] = [
     given: 'an application is accepted (202) with status RECEIVED among its values',
     holds: (doc) => [
       ...declaresStatus(['bankarizationApplications.create'], '202')(doc),
-      ...(knownValues(doc, 'BankarizationApplication', 'status').includes('RECEIVED') ? [] : ['RECEIVED is not a known application status']),
+      ...(knownValues(doc, 'BankarizationApplication', 'status').includes('RECEIVED')
+        ? []
+        : ['RECEIVED is not a known application status']),
     ],
     breakIt: removeResponse('bankarizationApplications.create', '202'),
   },
@@ -281,7 +356,9 @@ const specRules: SpecRule[] = [
     given: 'version 0.40.0 and no path under the removed /public/gw_banking/v1/ prefix',
     holds: (doc) => [
       ...((doc.info as JsonObject).version === '0.40.0' ? [] : ['version is not 0.40.0']),
-      ...Object.keys(doc.paths as JsonObject).filter((p) => p.startsWith('/public/gw_banking/v1')).map((p) => `${p} keeps the removed prefix`),
+      ...Object.keys(doc.paths as JsonObject)
+        .filter((p) => p.startsWith('/public/gw_banking/v1'))
+        .map((p) => `${p} keeps the removed prefix`),
     ],
     breakIt: (doc) => {
       (doc.paths as JsonObject)['/public/gw_banking/v1/accounts'] = (doc.paths as JsonObject)['/accounts']!;

@@ -19,23 +19,32 @@ type Schema = Record<string, any>;
 const messagesDir = join(projectRoot, 'specs/messages');
 const messageNames = Object.keys(messageTable);
 const familyOf = (message: string): string => message.split('.')[0]!;
-const schemaFile = (message: string): Schema => JSON.parse(readFileSync(join(messagesDir, 'schemas', familyOf(message), `${message}.schema.json`), 'utf8')) as Schema;
+const schemaFile = (message: string): Schema =>
+  JSON.parse(readFileSync(join(messagesDir, 'schemas', familyOf(message), `${message}.schema.json`), 'utf8')) as Schema;
 const examples = (message: string): [string, Record<string, unknown>][] =>
   readdirSync(join(messagesDir, 'examples', message))
     .filter((file) => file.endsWith('.yaml'))
-    .map((file) => [file, (parse(readFileSync(join(messagesDir, 'examples', message, file), 'utf8')) as { value: Record<string, unknown> }).value]);
-const fullExample = (message: string): Record<string, unknown> => structuredClone((examples(message).find(([file]) => file === 'full.yaml') ?? examples(message)[0]!)[1]);
+    .map((file) => [
+      file,
+      (parse(readFileSync(join(messagesDir, 'examples', message, file), 'utf8')) as { value: Record<string, unknown> }).value,
+    ]);
+const fullExample = (message: string): Record<string, unknown> =>
+  structuredClone((examples(message).find(([file]) => file === 'full.yaml') ?? examples(message)[0]!)[1]);
 
 function issuesOf(message: string, document: unknown): string {
   const schema = (messageTable as Record<string, { schema: string }>)[message]!.schema;
   const validator = (validators.schemas as Record<string, CompiledValidator>)[schema]!;
-  return check(validator, document, '', patternDescriptions).map((issue) => `${issue.pointer || '/'}: ${issue.message}`).join('\n');
+  return check(validator, document, '', patternDescriptions)
+    .map((issue) => `${issue.pointer || '/'}: ${issue.message}`)
+    .join('\n');
 }
 
 /** A property's schema with a local `$ref` followed. */
 function resolved(schema: Schema, property: Schema): Schema {
   const ref = property.$ref as string | undefined;
-  return ref?.startsWith('#/$defs/') ? { ...(schema.$defs[ref.slice('#/$defs/'.length)] as Schema), ...property, $ref: undefined } : property;
+  return ref?.startsWith('#/$defs/')
+    ? { ...(schema.$defs[ref.slice('#/$defs/'.length)] as Schema), ...property, $ref: undefined }
+    : property;
 }
 
 /**
@@ -44,7 +53,13 @@ function resolved(schema: Schema, property: Schema): Schema {
  */
 const companions: Record<string, Record<string, Record<string, Record<string, unknown>>>> = {
   'dict.create-key': {
-    KeyType: { CPF: { Key: '79803432559' }, CNPJ: { Key: '11222333000181' }, PHONE: { Key: '+5511987654321' }, EMAIL: { Key: 'financeiro@padaria.com.br' }, EVP: { Key: undefined } },
+    KeyType: {
+      CPF: { Key: '79803432559' },
+      CNPJ: { Key: '11222333000181' },
+      PHONE: { Key: '+5511987654321' },
+      EMAIL: { Key: 'financeiro@padaria.com.br' },
+      EVP: { Key: undefined },
+    },
   },
 };
 
@@ -65,7 +80,12 @@ function casesOf(message: string): Case[] {
   for (const name of (schema.required ?? []) as string[]) {
     const document = structuredClone(base);
     delete document[name];
-    cases.push({ message, given: `without ${name} (required)`, document, want: new RegExp(`${escape(name)}.*required|required.*${escape(name)}`) });
+    cases.push({
+      message,
+      given: `without ${name} (required)`,
+      document,
+      want: new RegExp(`${escape(name)}.*required|required.*${escape(name)}`),
+    });
   }
   for (const [name, raw] of Object.entries((schema.properties ?? {}) as Record<string, Schema>)) {
     const property = resolved(schema, raw);
@@ -82,24 +102,65 @@ function casesOf(message: string): Case[] {
       const document = structuredClone(base);
       delete document[name];
       cases.push({ message, given: `${name} absent (default ${JSON.stringify(property.default)})`, document, want: 'valid' });
-      cases.push({ message, given: `${name} of the wrong type`, document: withValue(name, typeof property.default === 'string' ? 12 : 'yes'), want: pointer });
+      cases.push({
+        message,
+        given: `${name} of the wrong type`,
+        document: withValue(name, typeof property.default === 'string' ? 12 : 'yes'),
+        want: pointer,
+      });
     }
     if (property.type === 'string' && typeof property.maxLength === 'number' && !property.format && !property.pattern) {
-      cases.push({ message, given: `${name} of ${property.maxLength} characters`, document: withValue(name, 'x'.repeat(Math.max(property.maxLength, property.minLength ?? 0))), want: 'valid' });
-      cases.push({ message, given: `${name} of ${property.maxLength + 1} characters`, document: withValue(name, 'x'.repeat(property.maxLength + 1)), want: pointer });
+      cases.push({
+        message,
+        given: `${name} of ${property.maxLength} characters`,
+        document: withValue(name, 'x'.repeat(Math.max(property.maxLength, property.minLength ?? 0))),
+        want: 'valid',
+      });
+      cases.push({
+        message,
+        given: `${name} of ${property.maxLength + 1} characters`,
+        document: withValue(name, 'x'.repeat(property.maxLength + 1)),
+        want: pointer,
+      });
     }
     if (property.type === 'string' && (property.pattern || property.format)) {
       cases.push({ message, given: `${name} "!?" (${property.format ?? 'pattern'})`, document: withValue(name, '!?'), want: pointer });
     }
   }
-  if (schema.additionalProperties === false) cases.push({ message, given: 'an unknown member', document: { ...structuredClone(base), campoDesconhecido: 1 }, want: /campoDesconhecido/ });
+  if (schema.additionalProperties === false)
+    cases.push({
+      message,
+      given: 'an unknown member',
+      document: { ...structuredClone(base), campoDesconhecido: 1 },
+      want: /campoDesconhecido/,
+    });
   return cases;
 }
 
 describe('messages of interface C, from their schema files', () => {
   it('has a schema file and examples for each of the 19 messages of section 2.12 and 4.9', () => {
     expect(messageNames.sort()).toEqual(
-      ['camt.029', 'camt.055', 'camt.060', 'dict.check-keys', 'dict.create-key', 'dict.fraud-marker', 'dict.list-keys', 'dict.qrcode-lookup', 'dict.update-key', 'pacs.002', 'pacs.004', 'pacs.008', 'pain.009', 'pain.011', 'pain.012-authorization', 'pain.012-confirmation', 'pain.013', 'pain.014', 'reda.022'].sort(),
+      [
+        'camt.029',
+        'camt.055',
+        'camt.060',
+        'dict.check-keys',
+        'dict.create-key',
+        'dict.fraud-marker',
+        'dict.list-keys',
+        'dict.qrcode-lookup',
+        'dict.update-key',
+        'pacs.002',
+        'pacs.004',
+        'pacs.008',
+        'pain.009',
+        'pain.011',
+        'pain.012-authorization',
+        'pain.012-confirmation',
+        'pain.013',
+        'pain.014',
+        'reda.022',
+      ].sort(),
     );
   });
 
