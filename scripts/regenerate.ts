@@ -52,7 +52,6 @@ function currentInputs(): Record<string, string> {
   const specSources = listFiles('specs').filter((file) => /\.(ya?ml)$|\.schema\.json$/.test(file) && file !== 'specs/traceability.yaml');
   const generator = [
     ...listFiles('scripts/steps'),
-    ...listFiles('scripts/templates'),
     'scripts/regenerate.ts',
     'scripts/lib.ts',
     'scripts/openapi-model.ts',
@@ -64,6 +63,7 @@ function currentInputs(): Record<string, string> {
     'src/formats/registry.ts',
     'src/bundle-operations.ts',
     'src/runtime/json-pointer.ts',
+    'src/runtime/contract.ts',
     'redocly.yaml',
   ];
   return Object.fromEntries(files.map((file) => [file, sha256(readFileSync(join(projectRoot, file)))]));
@@ -135,7 +135,6 @@ async function main(): Promise<number> {
   const { lintSpec, bundleSpec, emitTypes, emitValidators, emitOperations, buildSite } = await loadSteps();
   if (!outDir) rmSync(generatedDir, { recursive: true, force: true });
   console.log(`regenerating into ${outDir ?? 'generated/'}`);
-  let operationTypes = '';
   for (const info of interfaces) {
     const out = (file: string): string => join(generatedDir, info.name, file);
     await timed(`${info.name}: lint`, () => lintSpec(`specs/${info.name}/openapi.yaml`));
@@ -146,11 +145,9 @@ async function main(): Promise<number> {
     const validators = await timed(`${info.name}: validators (ajv)`, () => emitValidators(document, info.name));
     writeFile(out('validators.js'), validators.code);
     writeFile(out('validators.d.ts'), validators.declarations);
-    const emitted = await timed(`${info.name}: operations (ts-morph)`, () => emitOperations(document, info.identifier));
-    writeFile(out('operations.ts'), emitted.operations);
-    operationTypes = emitted.operationTypes;
+    const operations = await timed(`${info.name}: operations (ts-morph)`, () => emitOperations(document, info.identifier));
+    writeFile(out('operations.ts'), operations);
   }
-  writeFile(join(generatedDir, 'operation-types.ts'), operationTypes);
 
   if (!outDir) {
     const manifest: Manifest = { tools: toolVersions(), inputs: currentInputs(), outputs: hashOutputs() };

@@ -2,10 +2,8 @@
  * The operation table and the typed facade of an interface, emitted with ts-morph from the bundle:
  * `client.<group>.<name>(args)` for every operationId `<group>.<name>`.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { IndentationText, Project, QuoteKind, VariableDeclarationKind, type CodeBlockWriter, type SourceFile } from 'ts-morph';
-import { generatedBanner, projectRoot } from '../lib.js';
+import { generatedBanner } from '../lib.js';
 import { isObject, operationsOf, webhooksOf, type OperationModel, type JsonObject } from '../openapi-model.js';
 
 interface OperationRow {
@@ -181,7 +179,10 @@ function emitMessages(file: SourceFile, rows: readonly OperationRow[]): void {
   });
 }
 
-export function emitOperations(document: JsonObject, identifier: string): { operations: string; operationTypes: string } {
+/** Where generated/<interface>/operations.ts finds the runtime's contract types (imported type-only). */
+export const defaultContractModule = '../../src/runtime/contract.js';
+
+export function emitOperations(document: JsonObject, identifier: string, contractModule: string = defaultContractModule): string {
   const rows = operationsOf(document).map(rowOf);
   const Name = identifier[0]!.toUpperCase() + identifier.slice(1);
   const project = new Project({
@@ -199,7 +200,7 @@ export function emitOperations(document: JsonObject, identifier: string): { oper
   });
   file.addImportDeclaration({
     isTypeOnly: true,
-    moduleSpecifier: '../operation-types.js',
+    moduleSpecifier: contractModule,
     namedImports: ['CallOptions', 'CallPromise', 'FacadeRuntime', 'OperationArgs', 'OperationInfo', 'OperationResult', 'PageItem'],
   });
 
@@ -293,6 +294,5 @@ export function emitOperations(document: JsonObject, identifier: string): { oper
   emitMessages(file, rows);
   file.formatText({ indentSize: 2, convertTabsToSpaces: true });
 
-  const template = readFileSync(join(projectRoot, 'scripts/templates/operation-types.ts'), 'utf8');
-  return { operations: file.getFullText(), operationTypes: `/* ${generatedBanner} */\n\n${template}` };
+  return file.getFullText();
 }

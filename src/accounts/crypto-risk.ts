@@ -5,7 +5,7 @@
  * a 422 (unsupported network) are surfaced as they come; the whole flow is bounded by a deadline.
  */
 import type { AccountsFacade } from '../../generated/accounts/operations.js';
-import type { CallOptions } from '../../generated/operation-types.js';
+import type { CallOptions } from '../runtime/contract.js';
 import { TimeoutError } from '../runtime/errors.js';
 import { defaultSleep } from '../runtime/rate-limiter.js';
 import { responseMeta } from '../runtime/runtime.js';

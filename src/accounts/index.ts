@@ -4,7 +4,7 @@
  * and 2), date rules checked before sending, and the multi-step flows of sections 4.1, 4.3 and 4.7.
  */
 import { createAccountsFacade, operationTable, type AccountsFacade } from '../../generated/accounts/operations.js';
-import type { OperationInfo } from '../../generated/operation-types.js';
+import type { OperationInfo } from '../runtime/contract.js';
 import { accountsTokenFlow } from '../runtime/auth-flows.js';
 import { commonRuntimeOptions, tokenCacheFor, transportFor, withRoutes, type ClientOptions } from '../runtime/client-options.js';
 import { ConfigurationError } from '../runtime/errors.js';

@@ -4,7 +4,7 @@
  * same key as the challenge, before the challenge expires (300 s, section 8).
  */
 import type { AccountsFacade } from '../../generated/accounts/operations.js';
-import type { CallOptions } from '../../generated/operation-types.js';
+import type { CallOptions } from '../runtime/contract.js';
 import { ContratoError, ResponseValidationError } from '../runtime/errors.js';
 
 type KeyRecord = Awaited<ReturnType<AccountsFacade['keys']['create']>>;

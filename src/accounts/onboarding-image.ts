@@ -4,7 +4,7 @@
  * a round trip; the part is sent with the content type the bytes show.
  */
 import type { AccountsFacade } from '../../generated/accounts/operations.js';
-import type { CallOptions } from '../../generated/operation-types.js';
+import type { CallOptions } from '../runtime/contract.js';
 import { RequestValidationError } from '../runtime/errors.js';
 
 type Upload = AccountsFacade['onboarding']['uploadImage'];

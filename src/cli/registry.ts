@@ -3,7 +3,7 @@
  * so a bundler keeps them apart and the CLI loads only the interface it is asked about.
  */
 import { fileURLToPath } from 'node:url';
-import type { OperationInfo } from '../../generated/operation-types.js';
+import type { OperationInfo } from '../runtime/contract.js';
 import type { InterfaceName } from '../interfaces.js';
 import type { CrossFieldChecks } from '../runtime/cross-field.js';
 import type { OperationValidatorSet } from '../runtime/runtime.js';

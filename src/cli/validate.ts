@@ -2,7 +2,7 @@
  * `contrato validate`: checks a JSON document against a request body, a response or a named schema of
  * an interface, with the same generated validators the clients use.
  */
-import type { OperationInfo } from '../../generated/operation-types.js';
+import type { OperationInfo } from '../runtime/contract.js';
 import type { ValidationIssue } from '../runtime/errors.js';
 import { runCrossFieldChecks } from '../runtime/cross-field.js';
 import type { OperationValidatorSet } from '../runtime/runtime.js';

@@ -12,7 +12,7 @@ import {
   type MessagePayloads,
   type MessagesFacade,
 } from '../../generated/messages/operations.js';
-import type { CallOptions } from '../../generated/operation-types.js';
+import type { CallOptions } from '../runtime/contract.js';
 import { messagesLoginFlow } from '../runtime/auth-flows.js';
 import { commonRuntimeOptions, tokenCacheFor, transportFor, withRoutes, type ClientOptions } from '../runtime/client-options.js';
 import { ConfigurationError } from '../runtime/errors.js';

@@ -3,7 +3,7 @@
  * result together with its answer (status, headers, idempotency key, attempts, correlation id), for any
  * result — also one that is not an object, which `responseMeta` cannot describe.
  */
-import type { CallPromise, CallResponse } from '../../generated/operation-types.js';
+import type { CallPromise, CallResponse } from './contract.js';
 
 export type Answered<T> = { readonly data: T; readonly response: CallResponse };
 

@@ -2,7 +2,7 @@
  * Options every contrato client takes, and how they become runtime options; each interface module adds
  * only what is its own (address, token flow, defaults such as core-banking's rate limits).
  */
-import type { OperationInfo } from '../../generated/operation-types.js';
+import type { OperationInfo } from './contract.js';
 import { ConfigurationError } from './errors.js';
 import type { Logger } from './logging.js';
 import { RateLimiter, type RateLimit } from './rate-limiter.js';
@@ -114,7 +114,7 @@ export function commonRuntimeOptions(
 /** What every client module exports besides its own client: errors, result metadata, option types. */
 export * from './errors.js';
 export { responseMeta, type ResponseMeta, type ResponseValidation } from './runtime.js';
-export type { CallPromise, CallResponse } from '../../generated/operation-types.js';
+export type { CallPromise, CallResponse } from './contract.js';
 export type { TlsOptions } from './transport.js';
 export type { LogEvent, Logger } from './logging.js';
 export type { RetryPolicy } from './retry.js';

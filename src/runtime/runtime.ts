@@ -6,7 +6,7 @@
  */
 import createClient from 'openapi-fetch';
 import { randomUUID } from 'node:crypto';
-import type { CallOptions, FacadeRuntime, OperationInfo } from '../../generated/operation-types.js';
+import type { CallOptions, FacadeRuntime, OperationInfo } from './contract.js';
 import { runCrossFieldChecks, type CrossFieldChecks } from './cross-field.js';
 import {
   AuthError,
