@@ -240,13 +240,16 @@ async function benchClient() {
     createRuntime({
       baseUrl: url,
       operations: operationTable,
-      validators: Object.fromEntries(
-        Object.keys(operationTable).map((id) => [
-          id,
-          { body: null, parameters: { path: acceptAll, query: acceptAll, header: acceptAll }, responses: {} },
-        ]),
-      ),
-      fetch: transport.fetch,
+      checks: {
+        validators: Object.fromEntries(
+          Object.keys(operationTable).map((id) => [
+            id,
+            { body: null, parameters: { path: acceptAll, query: acceptAll, header: acceptAll }, responses: {} },
+          ]),
+        ),
+        patternDescriptions: {},
+      },
+      send: transport.send,
       tokens: new TokenCache({ issue: async () => ({ accessToken: 'tok', expiresIn: 3600 }) }),
       retry: { maxRetries: 0 },
     }),

@@ -43,6 +43,8 @@ export interface OperationModel {
   readonly secured: boolean;
   /** True when the call authenticates the client with HTTP Basic (the OAuth token request of the API Pix). */
   readonly basicAuth: boolean;
+  /** Header of an API-key token scheme (`svc-token`); null when the token goes as `Authorization: Bearer`. */
+  readonly tokenHeader: string | null;
 }
 
 export function isObject(value: unknown): value is JsonObject {
@@ -179,6 +181,7 @@ export function operationsOf(document: JsonObject): OperationModel[] {
       const scopes = new Set<string>();
       let secured = false;
       let basicAuth = false;
+      let tokenHeader: string | null = null;
       if (Array.isArray(security)) {
         for (const requirement of security) {
           if (!isObject(requirement)) continue;
@@ -190,6 +193,7 @@ export function operationsOf(document: JsonObject): OperationModel[] {
             // An API key in a header is a token too (interface C's svc-token); the runtime says how it is sent.
             const headerKey = type === 'apiKey' && pointerGet(document, `/components/securitySchemes/${scheme}/in`) === 'header';
             if (type !== 'oauth2' && type !== 'openIdConnect' && !(type === 'http' && httpScheme === 'bearer') && !headerKey) continue;
+            if (headerKey) tokenHeader = String(pointerGet(document, `/components/securitySchemes/${scheme}/name`));
             secured = true;
             if (Array.isArray(list)) for (const scope of list) scopes.add(String(scope));
           }
@@ -209,6 +213,7 @@ export function operationsOf(document: JsonObject): OperationModel[] {
         scopes: [...scopes],
         secured,
         basicAuth,
+        tokenHeader,
       });
     }
   }

@@ -1,32 +1,60 @@
 /**
- * The interfaces contrato describes. One registry, read by the generators, the CLI and the mock server,
- * so a new interface is added in exactly one place.
+ * The interfaces contrato describes, as their definitions (src/<interface>/definition.ts). Everything
+ * that lists interfaces derives from this list: the generators, the CLI, the mocks, the docs site,
+ * coverage and the package checks. Adding an interface: its specs, its folder with a definition, one
+ * line here, and its subpath in package.json (test/package checks the exports against this list).
  */
+import { accountsDefinition } from './accounts/definition.js';
+import { coreBankingDefinition } from './core-banking/definition.js';
+import { messagesDefinition } from './messages/definition.js';
+import { pixDefinition } from './pix/definition.js';
+import type { DocumentDefinition, InterfaceDefinition } from './runtime/definition.js';
+
+export const definitions: readonly InterfaceDefinition<never>[] = [
+  accountsDefinition as InterfaceDefinition<never>,
+  pixDefinition as InterfaceDefinition<never>,
+  messagesDefinition as InterfaceDefinition<never>,
+  coreBankingDefinition as InterfaceDefinition<never>,
+];
+
+/** One spec document of an interface, with the names the generators, the CLI and the mocks use. */
 export interface InterfaceInfo {
-  /** Name used in folders, subpaths and the CLI. */
+  /** Name used in specs/, generated/, the mocks and the CLI. */
   readonly name: string;
   /** Name used in TypeScript identifiers. */
   readonly identifier: string;
   readonly title: string;
   /** Letter of the interface in the interface specification. */
-  readonly letter: 'A' | 'B' | 'C' | 'D';
+  readonly letter: string;
   /** Fixed loopback port of its Prism mock (`contrato mock`, `npm start`). */
   readonly mockPort: number;
+  /** The interface the document belongs to (its package subpath and client). */
+  readonly interfaceName: string;
+  readonly load: DocumentDefinition['load'];
 }
 
-export const interfaces = [
-  { name: 'accounts', identifier: 'accounts', title: 'Accounts API', letter: 'A', mockPort: 4011 },
-  { name: 'pix', identifier: 'pix', title: 'Pix receiving API', letter: 'B', mockPort: 4012 },
-  { name: 'pix-location', identifier: 'pixLocation', title: 'Pix payload locations', letter: 'B', mockPort: 4015 },
-  { name: 'messages', identifier: 'messages', title: 'Pix message exchange API', letter: 'C', mockPort: 4013 },
-  { name: 'core-banking', identifier: 'coreBanking', title: 'Core banking API', letter: 'D', mockPort: 4014 },
-] as const satisfies readonly InterfaceInfo[];
+/** Every spec document, in the order of the definitions. */
+export const interfaces: readonly InterfaceInfo[] = definitions.flatMap((definition) =>
+  definition.documents.map((document) => ({
+    name: document.name,
+    identifier: document.identifier,
+    title: document.title,
+    letter: definition.letter,
+    mockPort: document.mockPort,
+    interfaceName: definition.name,
+    load: document.load,
+  })),
+);
 
-export type InterfaceName = (typeof interfaces)[number]['name'];
+export type InterfaceName = string;
 
 /** Port of the documentation site served by `contrato docs` and `npm start`. */
 export const docsPort = 4000;
 
 export function findInterface(name: string): InterfaceInfo | undefined {
   return interfaces.find((info) => info.name === name);
+}
+
+export function findDefinition(name: string): InterfaceDefinition<never> | undefined {
+  return definitions.find((definition) => definition.name === name);
 }

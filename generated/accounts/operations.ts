@@ -14,6 +14,7 @@ export const operationTable = {
     "scopes": [],
     "secured": false,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [],
     "requestBody": {
       "mediaType": "application/json",
@@ -51,6 +52,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [
       {
         "name": "x-account-id",
@@ -91,6 +93,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [
       {
         "name": "x-account-id",
@@ -136,6 +139,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [
       {
         "name": "x-account-id",
@@ -180,6 +184,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [
       {
         "name": "key",
@@ -229,6 +234,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [
       {
         "name": "key",
@@ -277,6 +283,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [
       {
         "name": "x-account-id",
@@ -368,6 +375,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [
       {
         "name": "transactionId",
@@ -416,6 +424,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [
       {
         "name": "x-account-id",
@@ -456,6 +465,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [
       {
         "name": "x-account-id",
@@ -500,6 +510,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [
       {
         "name": "x-account-id",
@@ -544,6 +555,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [
       {
         "name": "page",
@@ -635,6 +647,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [
       {
         "name": "id",
@@ -677,6 +690,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [],
     "requestBody": {
       "mediaType": "application/json",
@@ -715,6 +729,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [
       {
         "name": "id",
@@ -761,6 +776,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [
       {
         "name": "page",
@@ -846,6 +862,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [
       {
         "name": "id",
@@ -888,6 +905,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [],
     "requestBody": {
       "mediaType": "application/json",
@@ -926,6 +944,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [
       {
         "name": "x-account-id",
@@ -970,6 +989,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [
       {
         "name": "x-account-id",
@@ -1012,6 +1032,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [
       {
         "name": "x-account-id",
@@ -1070,6 +1091,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [
       {
         "name": "x-account-id",
@@ -1127,6 +1149,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [
       {
         "name": "id",
@@ -1175,6 +1198,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [
       {
         "name": "id",
@@ -1223,6 +1247,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [
       {
         "name": "id",
@@ -1272,6 +1297,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [
       {
         "name": "x-account-id",
@@ -1328,6 +1354,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [
       {
         "name": "id",
@@ -1376,6 +1403,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [
       {
         "name": "idempotencyKey",
@@ -1425,6 +1453,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [
       {
         "name": "x-account-id",
@@ -1481,6 +1510,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [
       {
         "name": "endToEndId",
@@ -1529,6 +1559,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [
       {
         "name": "idempotencyKey",
@@ -1577,6 +1608,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [
       {
         "name": "x-account-id",
@@ -1644,6 +1676,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [
       {
         "name": "x-account-id",
@@ -1701,6 +1734,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [
       {
         "name": "invoiceId",
@@ -1749,6 +1783,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [
       {
         "name": "invoiceId",
@@ -1798,6 +1833,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [
       {
         "name": "invoiceId",
@@ -1847,6 +1883,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [
       {
         "name": "x-account-id",
@@ -1888,6 +1925,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [
       {
         "name": "webhookId",
@@ -1936,6 +1974,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [
       {
         "name": "webhookId",
@@ -1984,6 +2023,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [
       {
         "name": "x-account-id",
@@ -2028,6 +2068,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [
       {
         "name": "x-account-id",
@@ -2072,6 +2113,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [
       {
         "name": "x-account-id",
@@ -2116,6 +2158,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [
       {
         "name": "x-account-id",
@@ -2160,6 +2203,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [
       {
         "name": "x-account-id",
@@ -2204,6 +2248,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [
       {
         "name": "x-account-id",
@@ -2248,6 +2293,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [
       {
         "name": "x-account-id",
@@ -2292,6 +2338,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [
       {
         "name": "x-account-id",
@@ -2340,6 +2387,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [
       {
         "name": "x-account-id",
@@ -2409,6 +2457,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [
       {
         "name": "x-account-id",
@@ -2478,6 +2527,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [
       {
         "name": "x-account-id",
@@ -2551,6 +2601,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [
       {
         "name": "x-account-id",
@@ -2620,6 +2671,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [
       {
         "name": "id",
@@ -2668,6 +2720,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [
       {
         "name": "x-account-id",
@@ -2742,6 +2795,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [
       {
         "name": "x-account-id",
@@ -2789,6 +2843,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [
       {
         "name": "id",
@@ -2837,6 +2892,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [
       {
         "name": "x-account-id",

@@ -14,6 +14,7 @@ export const operationTable = {
     "scopes": [],
     "secured": false,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [],
     "requestBody": {
       "mediaType": "application/json",
@@ -51,6 +52,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [
       {
         "name": "baasId",
@@ -130,6 +132,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [
       {
         "name": "id",
@@ -172,6 +175,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [
       {
         "name": "id",
@@ -214,6 +218,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [
       {
         "name": "page",
@@ -287,6 +292,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [
       {
         "name": "page",
@@ -348,6 +354,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [],
     "requestBody": {
       "mediaType": "application/json",
@@ -385,6 +392,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [
       {
         "name": "id",
@@ -427,6 +435,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [
       {
         "name": "id",
@@ -473,6 +482,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [
       {
         "name": "id",
@@ -515,6 +525,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [
       {
         "name": "accountId",
@@ -583,6 +594,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [
       {
         "name": "accountId",
@@ -640,6 +652,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [
       {
         "name": "accountId",
@@ -688,6 +701,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [
       {
         "name": "accountId",
@@ -737,6 +751,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [
       {
         "name": "accountId",
@@ -785,6 +800,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [
       {
         "name": "page",
@@ -840,6 +856,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [
       {
         "name": "Idempotency-Key",
@@ -890,6 +907,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [
       {
         "name": "requestId",
@@ -932,6 +950,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [
       {
         "name": "requestId",
@@ -974,6 +993,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [],
     "requestBody": null,
     "idempotencyKeyRule": null,
@@ -1008,6 +1028,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [
       {
         "name": "productId",
@@ -1048,6 +1069,7 @@ export const operationTable = {
     "scopes": [],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [],
     "requestBody": {
       "mediaType": "application/json",
@@ -1083,6 +1105,7 @@ export const operationTable = {
     "scopes": [],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [
       {
         "name": "clientId",
@@ -1126,6 +1149,7 @@ export const operationTable = {
     "scopes": [],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [
       {
         "name": "clientId",
@@ -1166,6 +1190,7 @@ export const operationTable = {
     "scopes": [],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [],
     "requestBody": {
       "mediaType": "application/json",
@@ -1201,6 +1226,7 @@ export const operationTable = {
     "scopes": [],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [
       {
         "name": "clientId",
@@ -1244,6 +1270,7 @@ export const operationTable = {
     "scopes": [],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [
       {
         "name": "clientId",

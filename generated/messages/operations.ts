@@ -14,6 +14,7 @@ export const operationTable = {
     "scopes": [],
     "secured": false,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [],
     "requestBody": {
       "mediaType": "application/json",
@@ -46,6 +47,7 @@ export const operationTable = {
     "scopes": [],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": "svc-token",
     "parameters": [
       {
         "name": "pullNext",
@@ -82,6 +84,7 @@ export const operationTable = {
     "scopes": [],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": "svc-token",
     "parameters": [],
     "requestBody": {
       "mediaType": "application/json",
@@ -115,6 +118,7 @@ export const operationTable = {
     "scopes": [],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": "svc-token",
     "parameters": [],
     "requestBody": {
       "mediaType": "application/json",
@@ -148,6 +152,7 @@ export const operationTable = {
     "scopes": [],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": "svc-token",
     "parameters": [],
     "requestBody": {
       "mediaType": "application/json",
@@ -181,6 +186,7 @@ export const operationTable = {
     "scopes": [],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": "svc-token",
     "parameters": [],
     "requestBody": {
       "mediaType": "application/json",
@@ -214,6 +220,7 @@ export const operationTable = {
     "scopes": [],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": "svc-token",
     "parameters": [],
     "requestBody": {
       "mediaType": "application/json",
@@ -247,6 +254,7 @@ export const operationTable = {
     "scopes": [],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": "svc-token",
     "parameters": [],
     "requestBody": {
       "mediaType": "application/json",
@@ -280,6 +288,7 @@ export const operationTable = {
     "scopes": [],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": "svc-token",
     "parameters": [],
     "requestBody": {
       "mediaType": "application/json",
@@ -313,6 +322,7 @@ export const operationTable = {
     "scopes": [],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": "svc-token",
     "parameters": [],
     "requestBody": {
       "mediaType": "application/json",
@@ -346,6 +356,7 @@ export const operationTable = {
     "scopes": [],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": "svc-token",
     "parameters": [],
     "requestBody": {
       "mediaType": "application/json",
@@ -379,6 +390,7 @@ export const operationTable = {
     "scopes": [],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": "svc-token",
     "parameters": [],
     "requestBody": {
       "mediaType": "application/json",
@@ -412,6 +424,7 @@ export const operationTable = {
     "scopes": [],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": "svc-token",
     "parameters": [],
     "requestBody": {
       "mediaType": "application/json",
@@ -445,6 +458,7 @@ export const operationTable = {
     "scopes": [],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": "svc-token",
     "parameters": [],
     "requestBody": {
       "mediaType": "application/json",
@@ -478,6 +492,7 @@ export const operationTable = {
     "scopes": [],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": "svc-token",
     "parameters": [],
     "requestBody": {
       "mediaType": "application/json",
@@ -511,6 +526,7 @@ export const operationTable = {
     "scopes": [],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": "svc-token",
     "parameters": [],
     "requestBody": {
       "mediaType": "application/json",
@@ -544,6 +560,7 @@ export const operationTable = {
     "scopes": [],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": "svc-token",
     "parameters": [
       {
         "name": "key",
@@ -584,6 +601,7 @@ export const operationTable = {
     "scopes": [],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": "svc-token",
     "parameters": [],
     "requestBody": {
       "mediaType": "application/json",
@@ -617,6 +635,7 @@ export const operationTable = {
     "scopes": [],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": "svc-token",
     "parameters": [],
     "requestBody": {
       "mediaType": "application/json",
@@ -650,6 +669,7 @@ export const operationTable = {
     "scopes": [],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": "svc-token",
     "parameters": [
       {
         "name": "svc-payerid",
@@ -690,6 +710,7 @@ export const operationTable = {
     "scopes": [],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": "svc-token",
     "parameters": [],
     "requestBody": {
       "mediaType": "application/json",

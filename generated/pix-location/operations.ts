@@ -14,6 +14,7 @@ export const operationTable = {
     "scopes": [],
     "secured": false,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [
       {
         "name": "pixUrlAccessToken",
@@ -59,6 +60,7 @@ export const operationTable = {
     "scopes": [],
     "secured": false,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [
       {
         "name": "pixUrlAccessToken",
@@ -116,6 +118,7 @@ export const operationTable = {
     "scopes": [],
     "secured": false,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [
       {
         "name": "recUrlAccessToken",

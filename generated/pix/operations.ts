@@ -14,6 +14,7 @@ export const operationTable = {
     "scopes": [],
     "secured": false,
     "basicAuth": true,
+    "tokenHeader": null,
     "parameters": [],
     "requestBody": {
       "mediaType": "application/x-www-form-urlencoded",
@@ -57,6 +58,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [
       {
         "name": "inicio",
@@ -153,6 +155,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [],
     "requestBody": {
       "mediaType": "application/json",
@@ -195,6 +198,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [
       {
         "name": "txid",
@@ -249,6 +253,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [
       {
         "name": "txid",
@@ -301,6 +306,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [
       {
         "name": "txid",
@@ -350,6 +356,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [
       {
         "name": "txid",
@@ -401,6 +408,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [
       {
         "name": "inicio",
@@ -491,6 +499,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [
       {
         "name": "txid",
@@ -545,6 +554,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [
       {
         "name": "txid",
@@ -597,6 +607,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [
       {
         "name": "txid",
@@ -646,6 +657,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [
       {
         "name": "txid",
@@ -697,6 +709,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [
       {
         "name": "inicio",
@@ -769,6 +782,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [
       {
         "name": "id",
@@ -817,6 +831,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [
       {
         "name": "id",
@@ -868,6 +883,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [
       {
         "name": "id",
@@ -919,6 +935,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [
       {
         "name": "inicio",
@@ -1021,6 +1038,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [],
     "requestBody": {
       "mediaType": "application/json",
@@ -1063,6 +1081,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [
       {
         "name": "txid",
@@ -1111,6 +1130,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [
       {
         "name": "txid",
@@ -1162,6 +1182,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [
       {
         "name": "txid",
@@ -1213,6 +1234,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [
       {
         "name": "txid",
@@ -1267,6 +1289,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [
       {
         "name": "inicio",
@@ -1369,6 +1392,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [],
     "requestBody": {
       "mediaType": "application/json",
@@ -1411,6 +1435,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [
       {
         "name": "idRec",
@@ -1465,6 +1490,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [
       {
         "name": "idRec",
@@ -1516,6 +1542,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [],
     "requestBody": {
       "mediaType": "application/json",
@@ -1560,6 +1587,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [
       {
         "name": "idSolicRec",
@@ -1606,6 +1634,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [
       {
         "name": "idSolicRec",
@@ -1658,6 +1687,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [
       {
         "name": "inicio",
@@ -1742,6 +1772,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [],
     "requestBody": {
       "mediaType": "application/json",
@@ -1784,6 +1815,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [
       {
         "name": "id",
@@ -1832,6 +1864,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [
       {
         "name": "id",
@@ -1880,6 +1913,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [
       {
         "name": "id",
@@ -1928,6 +1962,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [
       {
         "name": "inicio",
@@ -2012,6 +2047,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [],
     "requestBody": {
       "mediaType": "application/json",
@@ -2054,6 +2090,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [
       {
         "name": "id",
@@ -2102,6 +2139,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [
       {
         "name": "id",
@@ -2150,6 +2188,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [
       {
         "name": "inicio",
@@ -2252,6 +2291,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [
       {
         "name": "e2eid",
@@ -2300,6 +2340,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [
       {
         "name": "e2eid",
@@ -2354,6 +2395,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [
       {
         "name": "e2eid",
@@ -2411,6 +2453,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [
       {
         "name": "inicio",
@@ -2483,6 +2526,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [
       {
         "name": "chave",
@@ -2531,6 +2575,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [
       {
         "name": "chave",
@@ -2582,6 +2627,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [
       {
         "name": "chave",
@@ -2630,6 +2676,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [],
     "requestBody": null,
     "idempotencyKeyRule": null,
@@ -2669,6 +2716,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [],
     "requestBody": {
       "mediaType": "application/json",
@@ -2713,6 +2761,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [],
     "requestBody": null,
     "idempotencyKeyRule": null,
@@ -2752,6 +2801,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [],
     "requestBody": null,
     "idempotencyKeyRule": null,
@@ -2791,6 +2841,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [],
     "requestBody": {
       "mediaType": "application/json",
@@ -2835,6 +2886,7 @@ export const operationTable = {
     ],
     "secured": true,
     "basicAuth": false,
+    "tokenHeader": null,
     "parameters": [],
     "requestBody": null,
     "idempotencyKeyRule": null,

@@ -85,6 +85,7 @@ function tableEntry(row: OperationRow): Record<string, unknown> {
     scopes: model.scopes,
     secured: model.secured,
     basicAuth: model.basicAuth,
+    tokenHeader: model.tokenHeader,
     parameters: model.parameters.map((p) => ({
       name: p.name,
       in: p.in,

@@ -8,7 +8,6 @@ import type { AccountsFacade } from '../../generated/accounts/operations.js';
 import type { CallOptions } from '../runtime/contract.js';
 import { TimeoutError } from '../runtime/errors.js';
 import { defaultSleep } from '../runtime/rate-limiter.js';
-import { responseMeta } from '../runtime/runtime.js';
 
 type Analysis = Awaited<ReturnType<AccountsFacade['cryptoRiskAnalyses']['create']>>;
 type CreateBody = Parameters<AccountsFacade['cryptoRiskAnalyses']['create']>[0]['body'];
@@ -30,13 +29,6 @@ export interface RiskAnalysisInput {
 
 export type RiskAnalysisFlow = (input: RiskAnalysisInput, options?: CallOptions) => Promise<Analysis>;
 
-/** A 201 carries the closed snapshot under `data`; a 202 carries no analysis. */
-function isSnapshot(result: unknown): boolean {
-  const meta = responseMeta(result);
-  if (meta) return meta.status === 201;
-  return typeof result === 'object' && result !== null && typeof (result as { data?: unknown }).data === 'object';
-}
-
 export function analyzeWallet(facade: AccountsFacade): RiskAnalysisFlow {
   return async (input, options) => {
     const now = input.now ?? Date.now;
@@ -50,8 +42,9 @@ export function analyzeWallet(facade: AccountsFacade): RiskAnalysisFlow {
         operationId: 'cryptoRiskAnalyses.create',
       });
     for (;;) {
-      const result = await facade.cryptoRiskAnalyses.create({ body }, callOptions);
-      if (isSnapshot(result)) return result;
+      // A 201 carries the closed snapshot; a 202 carries no analysis.
+      const { data: result, response } = await facade.cryptoRiskAnalyses.create({ body }, callOptions).withResponse();
+      if (response.status === 201) return result;
       // 202: the ingest of this wallet started or is running; follow it until the history is stored.
       for (;;) {
         if (now() + interval > deadline) throw late('the wallet history was not ingested');

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { PortInUseError, urlOf } from './ports.js';
 import { runCrossFieldChecks } from '../runtime/cross-field.js';
 import type { ValidationIssue } from '../runtime/errors.js';
-import { validateRequest } from '../runtime/runtime.js';
+import { validateRequest } from '../runtime/steps/validate.js';
 import type { InterfaceModules } from './registry.js';
 import { matchOperation, parameterValue } from './validate.js';
 

@@ -5,7 +5,7 @@
 import type { OperationInfo } from '../runtime/contract.js';
 import type { ValidationIssue } from '../runtime/errors.js';
 import { runCrossFieldChecks } from '../runtime/cross-field.js';
-import type { OperationValidatorSet } from '../runtime/runtime.js';
+import type { OperationValidatorSet } from '../runtime/pipeline.js';
 import { check } from '../runtime/validation.js';
 import type { InterfaceModules } from './registry.js';
 

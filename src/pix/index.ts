@@ -7,20 +7,13 @@
 import { createPixFacade, operationTable, type PixFacade } from '../../generated/pix/operations.js';
 import { operationTable as locationOperationTable } from '../../generated/pix-location/operations.js';
 import type { components as locationComponents } from '../../generated/pix-location/types.js';
-import { pixTokenFlow } from '../runtime/auth-flows.js';
+import { type ClientCore, createClientCore } from '../runtime/client.js';
 import { ConfigurationError, ResponseValidationError } from '../runtime/errors.js';
 import { decodeJws } from '../runtime/jws.js';
-import { commonRuntimeOptions, tokenCacheFor, transportFor, withRoutes, type ClientOptions } from '../runtime/client-options.js';
-import { createRuntime, type OperationValidatorSet } from '../runtime/runtime.js';
-import { checkBaseUrl, type TlsOptions } from '../runtime/transport.js';
-import { check, type CompiledValidator } from '../runtime/validation.js';
-import { pixChecks } from './checks.js';
+import { check } from '../runtime/validation.js';
+import { loadPixLocation, type PixClientOptions, pixDefinition } from './definition.js';
 
-/** Options of the pix client; `baseUrl` is `{qr_base_url}` (with its /v2). */
-export interface PixClientOptions extends ClientOptions {
-  /** Scopes to ask for (space-separated, e.g. "cob.read cob.write"); the credential's when omitted. */
-  readonly scope?: string;
-}
+export type { PixClientOptions } from './definition.js';
 
 type LocationSchemas = locationComponents['schemas'];
 
@@ -38,9 +31,7 @@ export type PixClient = PixFacade & {
     cobv(location: string, query?: { codMun?: string; DPP?: string }): Promise<LocationPayload<LocationSchemas['CobVPayload']>>;
     rec(location: string): Promise<LocationPayload<LocationSchemas['RecPayload']>>;
   };
-  rotateCertificate(tls: TlsOptions): void;
-  close(): Promise<void>;
-};
+} & ClientCore['lifecycle'];
 
 /** Splits a location ("pix.example.com/qr/v2/cobv/abc", scheme optional) into the base and the token. */
 export function splitLocation(location: string, prefix: '' | '/cobv' | '/rec'): { baseUrl: string; token: string } {
@@ -54,34 +45,14 @@ export function splitLocation(location: string, prefix: '' | '/cobv' | '/rec'): 
 }
 
 export function createPixClient(options: PixClientOptions): PixClient {
-  const baseUrl = checkBaseUrl(options.baseUrl);
-  const transport = transportFor(options);
-  const issue = pixTokenFlow(baseUrl, options);
-  const tokens = tokenCacheFor(options, () => issue(transport.fetch));
-  // The API Pix publishes no rate limits for this platform: the limiter is off unless asked for.
-  const common = commonRuntimeOptions(options, transport, tokens);
+  const core = createClientCore(pixDefinition, operationTable, options);
   // The validator modules are loaded with the first call that needs them (import cost, npm run bench).
-  const loadPix = async () => {
-    const { validators, patternDescriptions } = await import('../../generated/pix/validators.js');
-    return { operations: validators.operations as Record<string, OperationValidatorSet>, patternDescriptions };
+  let location: ReturnType<typeof loadPixLocation> | undefined;
+  const loadLocation = () => (location ??= loadPixLocation());
+  const locationChecks = async () => {
+    const modules = await loadLocation();
+    return { validators: modules.validators.operations, patternDescriptions: modules.patternDescriptions };
   };
-  const loadLocation = async () => {
-    const [{ validators }, pix] = await Promise.all([import('../../generated/pix-location/validators.js'), loadPix()]);
-    return {
-      operations: validators.operations as Record<string, OperationValidatorSet>,
-      patternDescriptions: pix.patternDescriptions,
-      schemas: validators.schemas as Record<string, CompiledValidator>,
-    };
-  };
-  const runtime = createRuntime({
-    ...common,
-    baseUrl,
-    operations: withRoutes(operationTable, options.routes),
-    loadValidators: loadPix,
-    tokens,
-    basicCredentials: { clientId: options.clientId, clientSecret: options.clientSecret },
-    crossFieldChecks: pixChecks,
-  });
 
   async function readLocation<T>(
     operationId: 'cobPayload.get' | 'cobvPayload.get' | 'rec.getPayload',
@@ -92,36 +63,32 @@ export function createPixClient(options: PixClientOptions): PixClient {
     const { baseUrl: locationBase, token } = splitLocation(location, prefix);
     const info = locationOperationTable[operationId];
     const parameter = info.parameters.find((p) => p.in === 'path')!.name;
-    const locationFacade = createRuntime({
-      ...common,
-      baseUrl: checkBaseUrl(locationBase),
-      operations: locationOperationTable,
-      loadValidators: loadLocation,
+    const locationRuntime = core.runtime({
+      document: { baseUrl: locationBase, operations: locationOperationTable, checks: locationChecks },
     });
-    const jws = (await locationFacade.invoke(operationId, { path: { [parameter]: token }, ...(query ? { query } : {}) })) as string;
-    let decoded;
+    const jws = (await locationRuntime.invoke(operationId, { path: { [parameter]: token }, ...(query ? { query } : {}) })) as string;
+    let decoded: ReturnType<typeof decodeJws>;
     try {
       decoded = decodeJws(jws);
     } catch (error) {
       throw new ResponseValidationError(operationId, 200, [{ pointer: '', rule: 'jws', message: (error as Error).message }]);
     }
     const schema = info.jwsPayload!;
-    const checks = await loadLocation();
-    const validator = checks.schemas[schema];
-    const issues = validator ? check(validator, decoded.payload, '', checks.patternDescriptions) : [];
+    const modules = await loadLocation();
+    const validator = modules.validators.schemas[schema];
+    const issues = validator ? check(validator, decoded.payload, '', modules.patternDescriptions) : [];
     if (issues.length > 0 && options.responseValidation === 'strict') throw new ResponseValidationError(operationId, 200, issues);
     return { payload: decoded.payload as T, jws, header: decoded.header };
   }
 
-  return Object.assign(createPixFacade(runtime), {
+  return Object.assign(createPixFacade(core.runtime()), {
     locations: {
       cob: (location: string) => readLocation<LocationSchemas['CobPayload']>('cobPayload.get', location, ''),
       cobv: (location: string, query?: { codMun?: string; DPP?: string }) =>
         readLocation<LocationSchemas['CobVPayload']>('cobvPayload.get', location, '/cobv', query),
       rec: (location: string) => readLocation<LocationSchemas['RecPayload']>('rec.getPayload', location, '/rec'),
     },
-    rotateCertificate: (tls: TlsOptions) => transport.rotate(tls),
-    close: () => transport.close(),
+    ...core.lifecycle,
   });
 }
 

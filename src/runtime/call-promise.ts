@@ -27,9 +27,11 @@ export class ContratoCallPromise<T> extends Promise<T> implements CallPromise<T>
   }
 
   #result(): Promise<T> {
-    return (this.#data ??= this.#answered.then((answered) => answered.data));
+    if (!this.#data) this.#data = this.#answered.then((answered) => answered.data);
+    return this.#data;
   }
 
+  // biome-ignore lint/suspicious/noThenProperty: a call's promise is a Promise, so it has then().
   override then<A = T, B = never>(
     onFulfilled?: ((value: T) => A | PromiseLike<A>) | null,
     onRejected?: ((reason: unknown) => B | PromiseLike<B>) | null,

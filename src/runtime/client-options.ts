@@ -3,13 +3,12 @@
  * only what is its own (address, token flow, defaults such as core-banking's rate limits).
  */
 import type { OperationInfo } from './contract.js';
+import type { ResponseValidation } from './runtime.js';
 import { ConfigurationError } from './errors.js';
 import type { Logger } from './logging.js';
-import { RateLimiter, type RateLimit } from './rate-limiter.js';
+import type { RateLimit } from './rate-limiter.js';
 import type { RetryPolicy } from './retry.js';
-import type { ResponseValidation, RuntimeOptions } from './runtime.js';
-import { TokenCache, type IssuedToken } from './token-cache.js';
-import { Transport, type TlsOptions, type TransportOptions } from './transport.js';
+import type { TlsOptions, TransportOptions } from './transport.js';
 
 export interface ClientOptions {
   /** The interface's address: https, or http on loopback only (a mock). */
@@ -43,6 +42,24 @@ export interface ClientOptions {
   readonly routes?: Readonly<Record<string, string>>;
 }
 
+/** Names of the options every client takes (each interface adds its own in its definition). */
+export const commonOptionNames = [
+  'baseUrl',
+  'clientId',
+  'clientSecret',
+  'tls',
+  'proxy',
+  'dispatcher',
+  'tokenSkewSeconds',
+  'responseValidation',
+  'retry',
+  'timeoutMs',
+  'rateLimit',
+  'logger',
+  'maskDocuments',
+  'routes',
+] as const satisfies readonly (keyof ClientOptions)[];
+
 /** The operation table with the caller's routes for provisional operations; shown routes cannot change. */
 export function withRoutes<Table extends Readonly<Record<string, OperationInfo>>>(
   table: Table,
@@ -71,49 +88,9 @@ export function withRoutes<Table extends Readonly<Record<string, OperationInfo>>
   return result as Table;
 }
 
-/** The transport of a client: its certificate, and the proxy or dispatcher it was given. */
-export function transportFor(options: Pick<ClientOptions, 'tls' | 'proxy' | 'dispatcher'>): Transport {
-  return new Transport(options.tls, {
-    ...(options.proxy !== undefined ? { proxy: options.proxy } : {}),
-    ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
-  });
-}
-
-/** The client's token cache over its interface's token flow; every issued token is logged (without the token). */
-export function tokenCacheFor(options: ClientOptions, issue: () => Promise<IssuedToken>): TokenCache {
-  return new TokenCache({
-    skewSeconds: options.tokenSkewSeconds ?? 60,
-    issue: async () => {
-      const token = await issue();
-      options.logger?.({ level: 'info', event: 'token', data: { issued: true, expiresIn: token.expiresIn } });
-      return token;
-    },
-  });
-}
-
-/** The runtime options shared by every operation of a client. */
-export function commonRuntimeOptions(
-  options: ClientOptions,
-  transport: Transport,
-  tokens: TokenCache,
-  defaultRateLimits?: readonly RateLimit[],
-): Omit<RuntimeOptions, 'baseUrl' | 'operations' | 'validators'> {
-  const limits = options.rateLimit === false ? undefined : (options.rateLimit ?? defaultRateLimits);
-  return {
-    fetch: transport.fetch,
-    responseValidation: options.responseValidation ?? 'off',
-    ...(options.retry ? { retry: options.retry } : {}),
-    ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
-    ...(limits ? { rateLimiter: new RateLimiter(limits) } : {}),
-    ...(options.logger ? { logger: options.logger } : {}),
-    maskDocuments: options.maskDocuments ?? true,
-    secrets: () => [options.clientSecret, tokens.peek() ?? ''],
-  };
-}
-
 /** What every client module exports besides its own client: errors, result metadata, option types. */
 export * from './errors.js';
-export { responseMeta, type ResponseMeta, type ResponseValidation } from './runtime.js';
+export type { ResponseValidation } from './runtime.js';
 export type { CallPromise, CallResponse } from './contract.js';
 export type { TlsOptions } from './transport.js';
 export type { LogEvent, Logger } from './logging.js';

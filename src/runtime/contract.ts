@@ -15,6 +15,17 @@ export interface ParameterInfo {
   readonly type: string | null;
 }
 
+/**
+ * How a paginated list says whether another page follows, declared per operation (x-pagination `style`):
+ * - `page-count`: the meta counts the pages; more while the page (counted from 1) is before the last;
+ * - `next-page`: the meta names the next page (a number, null on the last); more while it is after this one;
+ * - `last-page`: the meta names the last page; more while this one is before it;
+ * - `page-total`: the meta counts the items; more while page × size is below the total;
+ * - `offset-total`: the position is an offset and the meta counts the items; more while items remain;
+ * - `full-page`: nothing counts; more while the page received was full.
+ */
+export type PagingStyle = 'page-count' | 'next-page' | 'last-page' | 'page-total' | 'offset-total' | 'full-page';
+
 /** Everything the runtime, the CLI and the docs need to know of one operation. */
 export interface OperationInfo {
   readonly operationId: string;
@@ -30,6 +41,8 @@ export interface OperationInfo {
   readonly secured: boolean;
   /** Whether the call authenticates the client itself with HTTP Basic (the API Pix token request). */
   readonly basicAuth: boolean;
+  /** Header of an API-key token scheme (interface C's `svc-token`); null: the token goes as `Authorization: Bearer`. */
+  readonly tokenHeader: string | null;
   readonly parameters: readonly ParameterInfo[];
   readonly requestBody: { readonly mediaType: string; readonly required: boolean } | null;
   /** Header that carries the idempotency key of this operation, as the spec spells it, and its limits, so generated keys fit them. */
@@ -40,17 +53,20 @@ export interface OperationInfo {
     readonly pattern: string | null;
   } | null;
   readonly pagination: {
-    /** `page`: `page` names the page-number parameter; `offset`: it names the offset of the first item. */
-    readonly kind: 'page' | 'offset';
-    readonly page: string;
+    /** How the walk tells whether another page follows (x-pagination `style`; the strategies are in paging.ts). */
+    readonly style: PagingStyle;
+    /** Query parameter of the position: the page number, or with `offset-total` the offset of the first item. */
+    readonly position: string;
     readonly size: string;
     readonly defaultSize: number | null;
-    /** Number of the first page (1 on interfaces A and D, 0 on the API Pix). */
+    /** Position of the first page: the first page number (1 on interfaces A and D, 0 on the API Pix), 0 for offsets. */
     readonly firstPage: number;
     /** Member of a page holding its items (`data`, `cobs`, `pix`, ...). */
     readonly items: string;
     /** Dotted path of the page's paging information (`meta`, `parametros.paginacao`). */
     readonly meta: string;
+    /** Member of that paging information the style reads (`total`, `nextPage`, ...); null with `full-page`. */
+    readonly member: string | null;
   } | null;
   /** Error types (section 7.2) the operation can answer with, e.g. CobNaoEncontrado. */
   readonly errorTypes: readonly string[];

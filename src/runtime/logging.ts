@@ -100,7 +100,8 @@ const bearerCredential = /\bBearer ([A-Za-z0-9\-._~+/]+=*)/gi;
 /** Base64 of `user:password` in printable text; anything else after "Basic" is ordinary words. */
 function isBasicCredential(value: string): boolean {
   const decoded = Buffer.from(value, 'base64').toString('utf8');
-  return value.length >= 8 && decoded.includes(':') && !/[\u0000-\u001f\ufffd]/.test(decoded);
+  const unprintable = [...decoded].some((character) => character.charCodeAt(0) < 0x20 || character === '\ufffd');
+  return value.length >= 8 && decoded.includes(':') && !unprintable;
 }
 
 /** A bearer token is long and not a plain word ("Bearer authentication"). */

@@ -20,7 +20,23 @@ export type TlsOptions =
   | { readonly pfx: Buffer; readonly passphrase?: string; readonly ca?: string | Buffer }
   | { readonly ca: string | Buffer };
 
-export type FetchLike = (request: Request) => Promise<Response>;
+/** A request as the pipeline builds it, once: absolute URL, final headers, serialized body. */
+export interface OutgoingRequest {
+  readonly method: string;
+  readonly url: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: string | Uint8Array | null;
+  readonly signal?: AbortSignal | undefined;
+}
+
+/** What came back: status, headers, and the whole body as text (decoded from gzip, deflate or br). */
+export interface TransportAnswer {
+  readonly status: number;
+  readonly headers: Headers;
+  readonly body: string;
+}
+
+export type Send = (request: OutgoingRequest) => Promise<TransportAnswer>;
 
 const loopbackHosts = /^(?:localhost|127(?:\.\d{1,3}){3}|\[::1\])$/;
 
@@ -75,7 +91,7 @@ export function inspectClientCertificate(tls: TlsOptions, now: Date = new Date()
   if (now.getTime() < Date.parse(certificate.validFrom)) {
     throw refuse('certificate-not-yet-valid', `the client certificate is valid only from ${new Date(certificate.validFrom).toISOString()}`);
   }
-  let key;
+  let key: ReturnType<typeof createPrivateKey>;
   try {
     key = createPrivateKey({ key: tls.key, ...(tls.passphrase !== undefined ? { passphrase: tls.passphrase } : {}) });
   } catch (error) {
@@ -146,7 +162,7 @@ export class Transport {
   /** Last TLS alert seen on a socket: under TLS 1.3 a refused certificate often reaches fetch only as a closed socket. */
   private lastAlert: { code: string; at: number } | null = null;
   private closed = false;
-  readonly fetch: FetchLike;
+  readonly send: Send;
 
   constructor(
     tls?: TlsOptions,
@@ -166,7 +182,7 @@ export class Transport {
     }
     if (tls) inspectClientCertificate(tls);
     this.tls = tls;
-    this.fetch = (request) => this.send(request);
+    this.send = (request) => this.exchange(request);
   }
 
   /** Whether calls go through a forward proxy (then the origin cannot be probed directly). */
@@ -188,8 +204,14 @@ export class Transport {
     // A closed transport refuses later calls, as undici's closed agent does; a dispatcher of the caller's stays open.
     this.closed = true;
     if (this.options.dispatcher) return;
-    const dispatcher = await (this.dispatcher ??= this.createDispatcher(this.tls));
+    const dispatcher = await this.currentDispatcher();
     await dispatcher.close();
+  }
+
+  /** The dispatcher of the present certificate, made with the first request after a rotation. */
+  private currentDispatcher(): Promise<Dispatcher> {
+    if (!this.dispatcher) this.dispatcher = this.createDispatcher(this.tls);
+    return this.dispatcher;
   }
 
   private async createDispatcher(tls: TlsOptions | undefined): Promise<Dispatcher> {
@@ -284,31 +306,55 @@ export class Transport {
     });
   }
 
-  private async send(request: Request): Promise<Response> {
+  /**
+   * One request through the dispatcher (undici's `request`, not `fetch`: the pipeline already built the
+   * request, and fetch would build a second one). Redirects are not followed: an API answering one is
+   * answered as it is, with its credentials not sent elsewhere.
+   */
+  private async exchange(request: OutgoingRequest): Promise<TransportAnswer> {
     if (this.closed && this.options.dispatcher) throw new ConfigurationError('this client was closed');
-    const hasBody = request.method !== 'GET' && request.method !== 'HEAD';
-    const body = hasBody ? Buffer.from(await request.arrayBuffer()) : null;
-    const { fetch: undiciFetch } = await loadUndici();
-    const dispatcher = await (this.dispatcher ??= this.createDispatcher(this.tls));
+    const dispatcher = await this.currentDispatcher();
+    const url = new URL(request.url);
     try {
-      const response = await undiciFetch(request.url, {
-        method: request.method,
-        headers: [...request.headers.entries()],
-        body,
-        signal: request.signal,
-        dispatcher,
+      const answer = await dispatcher.request({
+        origin: url.origin,
+        path: `${url.pathname}${url.search}`,
+        method: request.method as Dispatcher.HttpMethod,
+        headers: request.headers,
+        body: request.body,
+        ...(request.signal ? { signal: request.signal } : {}),
       });
-      return response as unknown as Response;
+      const headers = new Headers();
+      for (const [name, value] of Object.entries(answer.headers)) {
+        if (Array.isArray(value)) for (const item of value) headers.append(name, item);
+        else if (value !== undefined) headers.append(name, value);
+      }
+      const encoding = headers.get('content-encoding');
+      const body =
+        encoding && encoding !== 'identity'
+          ? await decoded(encoding, Buffer.from(await answer.body.arrayBuffer()))
+          : await answer.body.text();
+      return { status: answer.statusCode, headers, body };
     } catch (error) {
-      if (request.signal.aborted) throw error;
+      if (request.signal?.aborted) throw error;
       const failure = this.failureOf(error, request.url);
       if (failure) throw failure;
       // Through a proxy, or a dispatcher of the caller's, the platform cannot be probed as the calls reach it.
-      if (request.url.startsWith('https:') && !this.proxied && !this.options.dispatcher && codesOf(error).includes('UND_ERR_SOCKET')) {
-        const refused = await this.diagnoseClosedConnection(new URL(request.url), request.signal);
+      if (url.protocol === 'https:' && !this.proxied && !this.options.dispatcher && codesOf(error).includes('UND_ERR_SOCKET')) {
+        const refused = await this.diagnoseClosedConnection(url, request.signal ?? new AbortController().signal);
         if (refused) throw new AuthError(refused.message, refused.reason, null, {}, error);
       }
       throw error;
     }
   }
+}
+
+/** A body sent compressed although none was asked for (no accept-encoding is sent): decoded all the same. */
+async function decoded(encoding: string, bytes: Buffer): Promise<string> {
+  const { brotliDecompressSync, gunzipSync, inflateSync } = await import('node:zlib');
+  const name = encoding.trim().toLowerCase();
+  if (name === 'gzip' || name === 'x-gzip') return gunzipSync(bytes).toString('utf8');
+  if (name === 'deflate') return inflateSync(bytes).toString('utf8');
+  if (name === 'br') return brotliDecompressSync(bytes).toString('utf8');
+  return bytes.toString('utf8');
 }

@@ -5,7 +5,7 @@
  * executed exactly once, every call ends in a result or a typed error, and retries stay within budget.
  */
 import { describe, expect, it } from 'vitest';
-import { ConnectionError, ContratoError, createCoreBankingClient, HttpError, responseMeta } from '../../src/core-banking/index.js';
+import { ConnectionError, ContratoError, createCoreBankingClient, HttpError } from '../../src/core-banking/index.js';
 import { sendJson, startLoopbackServer } from '../helpers/loopback.js';
 import { seededRandom } from '../helpers/seeded.js';
 
@@ -68,10 +68,13 @@ describe('retries under faults never pay twice', () => {
       const outcomes: { key: string | undefined; ok: boolean; error?: unknown }[] = [];
       for (let batch = 0; batch < 500; batch += 25) {
         const calls = Array.from({ length: 25 }, (_, index) => batch + index).map((n) =>
-          client.invoices.create({ path: { accountId: 1 }, body: invoice(n) }).then(
-            (result) => ({ key: responseMeta(result)?.idempotencyKey, ok: true }),
-            (error: unknown) => ({ key: (error as ContratoError).idempotencyKey, ok: false, error }),
-          ),
+          client.invoices
+            .create({ path: { accountId: 1 }, body: invoice(n) })
+            .withResponse()
+            .then(
+              ({ response }) => ({ key: response.idempotencyKey, ok: true }),
+              (error: unknown) => ({ key: (error as ContratoError).idempotencyKey, ok: false, error }),
+            ),
         );
         outcomes.push(...(await Promise.all(calls)));
       }

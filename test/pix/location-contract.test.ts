@@ -7,7 +7,8 @@ import { createPixLocationFacade, operationTable } from '../../generated/pix-loc
 import { patternDescriptions, validators } from '../../generated/pix-location/validators.js';
 import { startMock, type RunningServer } from '../../src/cli/servers.js';
 import { createPixClient } from '../../src/pix/index.js';
-import { createRuntime, type OperationValidatorSet } from '../../src/runtime/runtime.js';
+import type { OperationValidatorSet } from '../../src/runtime/pipeline.js';
+import { createRuntime } from '../../src/runtime/runtime.js';
 import { Transport } from '../../src/runtime/transport.js';
 import { contractSuite } from '../helpers/contract-suite.js';
 import { freePort } from '../helpers/ports.js';
@@ -17,9 +18,8 @@ contractSuite('pix-location', (baseUrl) =>
     createRuntime({
       baseUrl,
       operations: operationTable,
-      validators: validators.operations as Record<string, OperationValidatorSet>,
-      fetch: new Transport().fetch,
-      patternDescriptions,
+      checks: { validators: validators.operations as Record<string, OperationValidatorSet>, patternDescriptions },
+      send: new Transport().send,
       responseValidation: 'strict',
       retry: { maxRetries: 0 },
     }),

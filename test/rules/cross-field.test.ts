@@ -5,7 +5,9 @@ import { patternDescriptions, validators } from '../../generated/core-banking/va
 import { matchOperation, validateDocument } from '../../src/cli/validate.js';
 import type { InterfaceModules } from '../../src/cli/registry.js';
 import { RequestValidationError } from '../../src/runtime/errors.js';
-import { createRuntime, type OperationValidatorSet } from '../../src/runtime/runtime.js';
+import type { OperationValidatorSet } from '../../src/runtime/pipeline.js';
+import { createRuntime } from '../../src/runtime/runtime.js';
+import { Transport } from '../../src/runtime/transport.js';
 import { hourlyStatementDate, statementPeriod } from '../../src/accounts/rules.js';
 import { discountDatesNotAfterDueDate, removalAlone } from '../../src/pix/rules.js';
 import { interval, runCrossFieldChecks, todayInSaoPaulo, type CheckedRequest, type CrossFieldCheck } from '../../src/rules/cross-field.js';
@@ -189,9 +191,12 @@ describe('cross-field rules in the client and the CLI', () => {
       const runtime = createRuntime({
         baseUrl: server.url,
         operations: operationTable,
-        validators: validators.operations as Record<string, OperationValidatorSet>,
-        fetch: (request) => fetch(request),
-        crossFieldChecks: { 'feeRules.create': [feeRuleRange] },
+        checks: {
+          validators: validators.operations as Record<string, OperationValidatorSet>,
+          patternDescriptions,
+          crossFieldChecks: { 'feeRules.create': [feeRuleRange] },
+        },
+        send: new Transport().send,
       });
       const error = await runtime.invoke('feeRules.create', { body }).catch((caught: unknown) => caught);
       expect(error).toBeInstanceOf(RequestValidationError);

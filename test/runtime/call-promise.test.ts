@@ -47,7 +47,7 @@ describe('withResponse()', () => {
     await expect(client.feeRules.get({ path: { id: rule.id } })).resolves.toEqual(rule);
   });
 
-  it('describes a result that is not an object (204), which responseMeta cannot', async () => {
+  it('describes a result that is not an object (204)', async () => {
     const client = await platform((_request, response) => response.writeHead(204).end());
     const { data, response } = await client.feeRules.delete({ path: { id: rule.id } }).withResponse();
     expect(data).toBeUndefined();

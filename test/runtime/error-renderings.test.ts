@@ -13,7 +13,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCoreBankingClient } from '../../src/core-banking/index.js';
 import { createMessagesClient } from '../../src/messages/index.js';
 import { createPixClient } from '../../src/pix/index.js';
-import { coreBankingTokenFlow } from '../../src/runtime/auth-flows.js';
+import { coreBankingTokenRequest } from '../../src/core-banking/token.js';
+import { requestToken } from '../../src/runtime/token-request.js';
 import {
   AuthError,
   ConfigurationError,
@@ -399,7 +400,7 @@ const cases: Case[] = [
       const server = await startMutualTlsServer(pki, (_request, response) => response.end('{}'));
       const transport = new Transport({ pfx: pki.clientPfx, passphrase: pki.pfxPassphrase });
       try {
-        return await failureOf(() => coreBankingTokenFlow(server.url, { clientId, clientSecret })(transport.fetch));
+        return await failureOf(() => requestToken(transport.send, coreBankingTokenRequest(server.url, { clientId, clientSecret })));
       } finally {
         await transport.close();
         await server.close();
@@ -413,12 +414,13 @@ const cases: Case[] = [
       const server = await startMutualTlsServer(pki, (_request, response) => response.end('{}'));
       const transport = new Transport({ pfx: pki.clientPfx, passphrase: pki.pfxPassphrase });
       try {
-        const request = new Request(`${server.url}/invoices`, {
+        const request = {
           method: 'POST',
+          url: `${server.url}/invoices`,
           headers: { authorization: `Bearer ${accessToken}`, 'content-type': 'application/json' },
           body: JSON.stringify(shallowAndDeep()),
-        });
-        return await failureOf(() => transport.fetch(request));
+        };
+        return await failureOf(() => transport.send(request));
       } finally {
         await transport.close();
         await server.close();
@@ -441,7 +443,7 @@ const cases: Case[] = [
       await server.close();
       const transport = new Transport();
       try {
-        return await failureOf(() => coreBankingTokenFlow(server.url, { clientId, clientSecret })(transport.fetch));
+        return await failureOf(() => requestToken(transport.send, coreBankingTokenRequest(server.url, { clientId, clientSecret })));
       } finally {
         await transport.close();
       }

@@ -11,7 +11,6 @@ import {
   ContratoError,
   createCoreBankingClient,
   HttpError,
-  responseMeta,
   TimeoutError,
 } from '../../src/core-banking/index.js';
 import { createTestPki, type TestPki } from '../helpers/certificates.js';
@@ -67,8 +66,10 @@ describe('a payment whose server commits and then fails', () => {
     expect(server.executions.get(error.idempotencyKey!)).toBe(1);
 
     await server.up();
-    const again = await client.invoices.create({ path: { accountId: 1 }, body: invoice(1) }, { idempotencyKey: error.idempotencyKey! });
-    expect(responseMeta(again)?.idempotencyKey).toBe(error.idempotencyKey);
+    const again = await client.invoices
+      .create({ path: { accountId: 1 }, body: invoice(1) }, { idempotencyKey: error.idempotencyKey! })
+      .withResponse();
+    expect(again.response.idempotencyKey).toBe(error.idempotencyKey);
     expect(server.executions.get(error.idempotencyKey!)).toBe(1);
     await client.close();
   }, 30_000);
@@ -76,10 +77,13 @@ describe('a payment whose server commits and then fails', () => {
   it('restart after commit, with retries: success with the same key executed once, or a ConnectionError saying so', async () => {
     server.faults = [{ kind: 'restart-after-commit', downMs: 1_500 }];
     const client = clientOf(server.url, { maxRetries: 6, baseDelayMs: 200, maxDelayMs: 800 });
-    const outcome = await client.invoices.create({ path: { accountId: 1 }, body: invoice(2) }).then(
-      (result) => ({ key: responseMeta(result)?.idempotencyKey }),
-      (error: ContratoError) => ({ key: error.idempotencyKey, error }),
-    );
+    const outcome = await client.invoices
+      .create({ path: { accountId: 1 }, body: invoice(2) })
+      .withResponse()
+      .then(
+        ({ response }) => ({ key: response.idempotencyKey }),
+        (error: ContratoError) => ({ key: error.idempotencyKey, error }),
+      );
     if ('error' in outcome) expect(outcome.error).toMatchObject({ name: 'ConnectionError', outcomeUnknown: true });
     expect(server.executions.get(outcome.key!)).toBe(1);
     await server.up();
@@ -165,10 +169,13 @@ describe('random faults over mutual TLS', () => {
       // Faults for this batch's attempts and retries; whatever is left over is cleared before the next.
       server.faults = Array.from({ length: 20 }, pick);
       const calls = Array.from({ length: 5 }, (_, index) => batch + index).map((n) =>
-        client.invoices.create({ path: { accountId: 1 }, body: invoice(100 + n) }).then(
-          (result) => ({ n, key: responseMeta(result)!.idempotencyKey! }),
-          (error: ContratoError) => ({ n, key: error.idempotencyKey!, error }),
-        ),
+        client.invoices
+          .create({ path: { accountId: 1 }, body: invoice(100 + n) })
+          .withResponse()
+          .then(
+            ({ response }) => ({ n, key: response.idempotencyKey! }),
+            (error: ContratoError) => ({ n, key: error.idempotencyKey!, error }),
+          ),
       );
       outcomes.push(...(await Promise.all(calls)));
       await server.up();

@@ -14,7 +14,7 @@ import { accountsChecks } from '../../../src/accounts/checks.js';
 import { loadInterface } from '../../../src/cli/registry.js';
 import { matchOperation, validateDocument } from '../../../src/cli/validate.js';
 import { runCrossFieldChecks } from '../../../src/rules/cross-field.js';
-import { validateRequest } from '../../../src/runtime/runtime.js';
+import { validateRequest } from '../../../src/runtime/steps/validate.js';
 import { argsCases, document, documentCases } from './cases.js';
 
 const modules = await loadInterface('accounts');

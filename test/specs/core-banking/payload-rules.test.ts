@@ -6,7 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { operationTable } from '../../../generated/core-banking/operations.js';
 import { validators } from '../../../generated/core-banking/validators.js';
-import { validateRequest, type OperationValidatorSet } from '../../../src/runtime/runtime.js';
+import type { OperationValidatorSet } from '../../../src/runtime/pipeline.js';
+import { validateRequest } from '../../../src/runtime/steps/validate.js';
 import { check } from '../../../src/runtime/validation.js';
 import { cases, type Case } from './payload-cases.js';
 

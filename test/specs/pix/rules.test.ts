@@ -11,7 +11,7 @@ import { projectRoot } from '../../../scripts/lib.js';
 import { operationsOf, type JsonObject } from '../../../scripts/openapi-model.js';
 import { bundledSpecPath, loadInterface } from '../../../src/cli/registry.js';
 import { matchOperation, validateDocument, type ValidateTarget } from '../../../src/cli/validate.js';
-import { validateRequest } from '../../../src/runtime/runtime.js';
+import { validateRequest } from '../../../src/runtime/steps/validate.js';
 import { runCrossFieldChecks } from '../../../src/rules/cross-field.js';
 import { exampleCases } from '../../helpers/spec-examples.js';
 

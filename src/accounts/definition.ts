@@ -1,0 +1,54 @@
+/** Interface A, the accounts API: its document, token request, x-account-id step and client options. */
+import type { ClientOptions } from '../runtime/client-options.js';
+import { documentModules, type InterfaceDefinition } from '../runtime/definition.js';
+import { ConfigurationError } from '../runtime/errors.js';
+import { insertBefore } from '../runtime/pipeline.js';
+import { accountHeaderStep, isBaasCredential } from './account-header.js';
+import { accountsTokenRequest } from './token.js';
+
+/** Options of the accounts client; `baseUrl` is `{base_url}`, including its /api/v2 prefix. */
+export interface AccountsClientOptions extends ClientOptions {
+  /**
+   * Child account to operate, sent as `x-account-id` on the account-operational endpoints when the
+   * credential is a BaaS one (client id `baas_…`). A call may name another with `header: { 'x-account-id': n }`.
+   */
+  readonly accountId?: number;
+  /** Scopes to ask for (space-separated); the credential's when omitted. */
+  readonly scope?: string;
+}
+
+export const accountsDefinition: InterfaceDefinition<AccountsClientOptions> = {
+  name: 'accounts',
+  letter: 'A',
+  title: 'Accounts API',
+  address: '{base_url}',
+  documents: [
+    {
+      name: 'accounts',
+      identifier: 'accounts',
+      title: 'Accounts API',
+      mockPort: 4011,
+      load: () =>
+        documentModules(
+          import('../../generated/accounts/operations.js'),
+          import('../../generated/accounts/validators.js'),
+          import('./checks.js').then((module) => module.accountsChecks),
+        ),
+    },
+  ],
+  client: {
+    optionNames: ['accountId', 'scope'],
+    checkOptions: (options) => {
+      if (options.accountId !== undefined && !isBaasCredential(options.clientId)) {
+        throw new ConfigurationError(
+          'accountId selects a child account and only BaaS credentials (client id baas_…) use it; an account credential operates its own account',
+        );
+      }
+    },
+    credentials: ({ clientId, clientSecret }) => ({ clientId, clientSecret }),
+    // The token route is the operation table's (provisional, so a caller's `routes` may move it).
+    tokenRequest: (baseUrl, options, operations) =>
+      accountsTokenRequest(baseUrl, { ...options, tokenPath: operations['auth.token']?.path ?? '/auth/token' }),
+    steps: (options, defaults) => insertBefore(defaults, 'idempotency-key', accountHeaderStep(options.clientId, options.accountId)),
+  },
+};

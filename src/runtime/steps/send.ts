@@ -1,0 +1,159 @@
+/**
+ * The last step: builds the HTTP request once (openapi-fetch's URL, path and query serializers, so
+ * parameters are encoded as the openapi-fetch stack encodes them), sends it through the transport and
+ * reads the answer. A failure without an answer becomes a ConnectionError (maybe executed, unless it
+ * cannot have left this machine); a TLS refusal stays the transport's AuthError.
+ */
+import { createFinalURL, createQuerySerializer, defaultPathSerializer } from 'openapi-fetch';
+import type { OperationInfo } from '../contract.js';
+import { AuthError, ConnectionError, ResponseValidationError, withCallContext } from '../errors.js';
+import { type Call, contextOf, type Outcome, type Step } from '../pipeline.js';
+import type { OutgoingRequest, Send } from '../transport.js';
+
+export interface SendServices {
+  readonly baseUrl: string;
+  readonly send: Send;
+  /** Told of each request and answer (the logger, which redacts). */
+  readonly onRequest?: (operationId: string, data: Record<string, unknown>) => void;
+  readonly onAnswer?: (operationId: string, data: Record<string, unknown>) => void;
+}
+
+const querySerializer = createQuerySerializer();
+
+/** Node/undici failures that mean "no (complete) answer"; a cancellation is not one of them. */
+export function isConnectionFailure(error: unknown): boolean {
+  for (let current = error; current instanceof Error; current = current.cause) {
+    const code = String((current as { code?: unknown }).code ?? '');
+    if (code === 'UND_ERR_ABORTED') return false;
+    if (/^(ECONNRESET|ECONNREFUSED|EPIPE|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|EAI_AGAIN|ENOTFOUND|UND_ERR_)/.test(code)) return true;
+    if (current.message === 'fetch failed' || current.message === 'terminated' || /other side closed/.test(current.message)) return true;
+  }
+  return false;
+}
+
+/** Failures in which the request cannot have left this machine: nothing was sent, so nothing was executed. */
+export function neverSent(error: unknown): boolean {
+  for (let current = error; current instanceof Error; current = current.cause) {
+    const code = String((current as { code?: unknown }).code ?? '');
+    if (/^(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|UND_ERR_CONNECT_TIMEOUT)$/.test(code)) return true;
+  }
+  return false;
+}
+
+/** A multipart body from an object of fields: binary parts (Blob, bytes) as files, the rest as text. */
+function multipartForm(body: Record<string, unknown>): FormData {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(body)) {
+    if (value === undefined) continue;
+    if (value instanceof Blob) form.append(name, value, value instanceof File ? value.name : name);
+    else if (value instanceof Uint8Array) form.append(name, new Blob([value]), name);
+    else form.append(name, String(value));
+  }
+  return form;
+}
+
+/** The body as bytes or text, and the content type that goes with it. */
+async function serializedBody(info: OperationInfo, body: unknown): Promise<{ body: string | Uint8Array | null; contentType?: string }> {
+  if (body === undefined) return { body: null };
+  const mediaType = info.requestBody?.mediaType;
+  if (mediaType === 'multipart/form-data') {
+    // The platform's encoder writes the parts and the boundary of the content type.
+    const encoded = new Response(multipartForm(body as Record<string, unknown>));
+    return { body: new Uint8Array(await encoded.arrayBuffer()), contentType: encoded.headers.get('content-type') ?? mediaType };
+  }
+  if (mediaType === 'application/x-www-form-urlencoded') {
+    return { body: new URLSearchParams(body as Record<string, string>).toString(), contentType: mediaType };
+  }
+  return { body: JSON.stringify(body), contentType: 'application/json' };
+}
+
+/** The request of one attempt: the caller's headers, the steps' headers, then the header parameters. */
+export async function buildRequest(baseUrl: string, call: Call): Promise<OutgoingRequest> {
+  const { info, args } = call;
+  const url = createFinalURL(info.path, {
+    baseUrl,
+    params: { ...(args.path ? { path: args.path } : {}), ...(args.query ? { query: args.query } : {}) },
+    querySerializer,
+    pathSerializer: defaultPathSerializer,
+  });
+  const headers: Record<string, string> = { ...call.options?.headers, ...call.headers };
+  for (const [name, value] of Object.entries(args.header ?? {})) {
+    if (value !== undefined && value !== null) headers[name] = Array.isArray(value) ? value.join(', ') : String(value);
+  }
+  const { body, contentType } = await serializedBody(info, args.body);
+  if (contentType && !Object.keys(headers).some((name) => name.toLowerCase() === 'content-type')) headers['content-type'] = contentType;
+  return { method: info.method.toUpperCase(), url, headers, body, signal: call.signal };
+}
+
+/** The body of an answer: nothing for 204, HEAD or an empty declared length; JSON, or text for a JWS; an error body as JSON when it is. */
+function parsedBody(call: Call, status: number, headers: Headers, text: string): { body: unknown } | { invalidJson: true } {
+  if (status === 204 || call.info.method === 'head' || headers.get('content-length') === '0') return { body: undefined };
+  if (status >= 200 && status < 300) {
+    if (call.info.jwsPayload) return { body: text };
+    try {
+      return { body: JSON.parse(text) as unknown };
+    } catch {
+      return { invalidJson: true };
+    }
+  }
+  try {
+    return { body: JSON.parse(text) as unknown };
+  } catch {
+    return { body: text };
+  }
+}
+
+export function sendStep(services: SendServices): Step {
+  return {
+    name: 'send',
+    async run(call, next): Promise<Outcome> {
+      void next;
+      const request = await buildRequest(services.baseUrl, call);
+      const { info } = call;
+      services.onRequest?.(info.operationId, {
+        method: request.method,
+        path: info.path,
+        attempt: call.state.attempts,
+        args: call.args,
+        headers: { ...call.options?.headers, ...call.headers },
+      });
+      const started = performance.now();
+      let answer: Awaited<ReturnType<Send>>;
+      try {
+        answer = await services.send(request);
+      } catch (error) {
+        // A TLS verdict comes from the TLS layer itself (an alert, a verify error): nothing was executed.
+        if (error instanceof AuthError) {
+          return {
+            kind: 'failure',
+            error: withCallContext(error, contextOf(call)),
+            retryable: false,
+            beforeSending: false,
+            maybeExecuted: false,
+          };
+        }
+        // What happened decides the class, not a timer that also ran out: a reset is a reset.
+        if (isConnectionFailure(error)) {
+          const failure = new ConnectionError(`${info.operationId}: the connection failed before a complete answer`, contextOf(call), {
+            cause: error,
+          });
+          return { kind: 'failure', error: failure, retryable: true, beforeSending: false, maybeExecuted: !neverSent(error) };
+        }
+        throw error;
+      }
+      services.onAnswer?.(info.operationId, {
+        status: answer.status,
+        ms: Math.round(performance.now() - started),
+        attempt: call.state.attempts,
+      });
+      const parsed = parsedBody(call, answer.status, answer.headers, answer.body);
+      if ('invalidJson' in parsed) {
+        // The parser's message quotes the start of the body, which may hold a document or an echoed secret: not repeated.
+        const issue = { pointer: '', rule: 'json', message: 'the response body is not valid JSON' };
+        const failure = new ResponseValidationError(info.operationId, answer.status, [issue], contextOf(call));
+        return { kind: 'failure', error: failure, retryable: false, beforeSending: false, maybeExecuted: true };
+      }
+      return { kind: 'answer', answer: { status: answer.status, headers: answer.headers, body: parsed.body } };
+    },
+  };
+}
