@@ -9,7 +9,7 @@ import { operationTable as locationOperationTable } from '../../generated/pix-lo
 import type { components as locationComponents } from '../../generated/pix-location/types.js';
 import { type ClientCore, createClientCore } from '../runtime/client.js';
 import { ConfigurationError, ResponseValidationError } from '../runtime/errors.js';
-import { decodeJws } from '../runtime/jws.js';
+import { decodeJws } from './jws.js';
 import { check } from '../runtime/validation.js';
 import { loadPixLocation, type PixClientOptions, pixDefinition } from './definition.js';
 

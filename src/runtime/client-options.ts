@@ -1,6 +1,6 @@
 /**
  * Options every contrato client takes, and how they become runtime options; each interface module adds
- * only what is its own (address, token flow, defaults such as core-banking's rate limits).
+ * only what is its own, through its definition (address, token request, defaults such as published rate limits).
  */
 import type { OperationInfo } from './contract.js';
 import type { ResponseValidation } from './runtime.js';

@@ -39,9 +39,9 @@ export interface OperationInfo {
   readonly scopes: readonly string[];
   /** Whether the call carries a bearer token (false only for the token request itself). */
   readonly secured: boolean;
-  /** Whether the call authenticates the client itself with HTTP Basic (the API Pix token request). */
+  /** Whether the call authenticates the client itself with HTTP Basic (an OAuth 2.0 token request). */
   readonly basicAuth: boolean;
-  /** Header of an API-key token scheme (interface C's `svc-token`); null: the token goes as `Authorization: Bearer`. */
+  /** Header of an API-key token scheme (the spec's `apiKey` in a header); null: the token goes as `Authorization: Bearer`. */
   readonly tokenHeader: string | null;
   readonly parameters: readonly ParameterInfo[];
   readonly requestBody: { readonly mediaType: string; readonly required: boolean } | null;
@@ -72,13 +72,13 @@ export interface OperationInfo {
   readonly errorTypes: readonly string[];
   /** The 200 body is a compact JWS whose payload has this component schema (payload locations). */
   readonly jwsPayload: string | null;
-  /** Where the description comes from when the interface specification only names it (`api-pix-standard`). */
+  /** Where the description comes from when the interface specification only names it (the spec's `x-source`). */
   readonly source: string | null;
   /** Body member that carries the idempotency key (interface C's fraud marker `RequestId`): filled when absent, kept on retries. */
   readonly idempotencyBodyField: string | null;
   /** Name of the message this operation sends (interface C: `pacs.008`, `dict.create-key`, ...). */
   readonly message: string | null;
-  /** Header selecting the child account (`x-account-id`) on the account-operational endpoints of interface A. */
+  /** Header selecting a child account on this operation (read by the interface's own step, not by the engine). */
   readonly accountHeader: string | null;
   /** The last path segment may be sent in any case (webhook registration types, section 4.5). */
   readonly pathCaseInsensitive: boolean;

@@ -1,7 +1,7 @@
 /**
  * Idempotency keys that satisfy each operation's own header rule (section 8: `[a-zA-Z0-9]{1,50}` on
- * billets, TED and transfers, 1 to 50 characters on A invoices, 1 to 160 on core-banking, at most 128
- * on CaaS). 32 random letters and digits fit every one of them; the length adapts to the limits.
+ * billets, TED and transfers, 1 to 50 characters on invoices, 1 to 160 on the administrative API, at most
+ * 128 on CaaS). 32 random letters and digits fit every one of them; the length adapts to the limits.
  */
 import { randomInt } from 'node:crypto';
 

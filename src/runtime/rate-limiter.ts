@@ -1,6 +1,6 @@
 /**
- * Client-side rate limiting (section 8: core-banking allows 1000 requests per minute and 10000 per
- * hour): a call waits for room in every window instead of collecting 429s.
+ * Client-side rate limiting over one or more windows (section 8 publishes 1000 requests per minute and
+ * 10000 per hour for the administrative API): a call waits for room in every window instead of collecting 429s.
  */
 export interface RateLimit {
   readonly limit: number;

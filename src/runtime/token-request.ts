@@ -87,7 +87,7 @@ function explanationOf(error: unknown, secrets: RequestSecrets): Error | undefin
 
 /** What an interface's token request is: its request, the values no error may keep, and the reader of its answer. */
 export interface TokenRequest {
-  /** Name in messages: "<name> token request refused: …". */
+  /** Name in error texts: "<name> token request refused: …". */
   readonly name: string;
   readonly request: Omit<OutgoingRequest, 'signal'>;
   /** The secret and every form of it an echo may use (a Basic value, user:pass). */

@@ -7,7 +7,7 @@
  * validation comes before anything that waits or sends, so a bad call fails at once. Retry wraps auth,
  * rate limit, timeout and send because each attempt is a request of its own: it is counted by the
  * limiter, carries the token valid at that moment, and has its own time limit. An interface adds its
- * own steps to this list (e.g. the accounts API's x-account-id before validation); none is removed.
+ * own steps to this list through its definition (e.g. a child-account header before validation).
  */
 import type { Step } from '../pipeline.js';
 import type { RateLimiter } from '../rate-limiter.js';
