@@ -1,0 +1,435 @@
+/**
+ * The operations step (scripts/steps/operations.ts): the operation table and the typed facade, emitted
+ * with ts-morph. Each case gives an operation and the row the table must hold for it; the module is
+ * imported from a scratch folder (its imports are type-only, so it runs without types.ts beside it).
+ * Pagination (`x-pagination`) is covered with the runtime's paging, not here.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import type { JsonObject } from '../../../scripts/openapi-model.js';
+import { emitOperations } from '../../../scripts/steps/operations.js';
+import { documentOf, operationAt, scratchDir, squeezed } from './fragments.js';
+
+const scratch = scratchDir('operations-step');
+afterAll(() => scratch.remove());
+
+interface FakeRuntime {
+  readonly calls: unknown[][];
+  invoke(...args: unknown[]): unknown;
+  pages(...args: unknown[]): unknown;
+}
+interface OperationsModule {
+  readonly operationTable: Record<string, Record<string, unknown>>;
+  readonly messageTable?: Record<string, unknown>;
+  readonly eventTable?: Record<string, unknown>;
+}
+type Facade = Record<string, Record<string, (...args: unknown[]) => unknown>>;
+
+/** The facade factory the module exports under `create<Name>Facade`, called over a runtime. */
+function facadeOf(module: OperationsModule, Name: string, runtime: FakeRuntime): Facade {
+  const create = (module as unknown as Record<string, unknown>)[`create${Name}Facade`];
+  expect(create, `create${Name}Facade`).toBeTypeOf('function');
+  return (create as (runtime: FakeRuntime) => Facade)(runtime);
+}
+
+async function emitted(spec: JsonObject, identifier = 'pets'): Promise<OperationsModule> {
+  return scratch.import<OperationsModule>('operations.ts', emitOperations(spec, identifier));
+}
+
+const securitySchemes = {
+  oauth: { type: 'oauth2', flows: { clientCredentials: { tokenUrl: 'https://pets.invalid/token', scopes: { 'pets.read': 'read' } } } },
+  bearer: { type: 'http', scheme: 'bearer' },
+  basic: { type: 'http', scheme: 'basic' },
+  mtls: { type: 'mutualTLS' },
+};
+const uuidHeader = (name: string, required = true): JsonObject => ({ name, in: 'header', required, schema: { type: 'string' } });
+
+interface RowCase {
+  readonly given: string;
+  readonly spec: JsonObject;
+  readonly operationId: string;
+  /** Fields of the row, exactly as the table must hold them (the others are other cases' business). */
+  readonly want: Record<string, unknown>;
+}
+
+const rowCases: RowCase[] = [
+  {
+    given: 'a GET with path-level and operation-level parameters',
+    spec: documentOf({
+      paths: {
+        '/pets/{petId}': {
+          parameters: [{ name: 'petId', in: 'path', required: true, schema: { type: 'string' } }],
+          get: {
+            operationId: 'pets.get',
+            summary: 'One pet',
+            parameters: [
+              { name: 'verbose', in: 'query', schema: { type: 'boolean' } },
+              { name: 'fields', in: 'query', schema: { type: 'array', items: { type: 'string' } } },
+            ],
+            responses: { '200': { description: 'ok' }, '404': { description: 'none' }, default: { description: 'other' } },
+          },
+        },
+      },
+    }),
+    operationId: 'pets.get',
+    want: {
+      operationId: 'pets.get',
+      group: 'pets',
+      name: 'get',
+      method: 'get',
+      path: '/pets/{petId}',
+      summary: 'One pet',
+      parameters: [
+        { name: 'petId', in: 'path', required: true, type: 'string' },
+        { name: 'verbose', in: 'query', required: false, type: 'boolean' },
+        { name: 'fields', in: 'query', required: false, type: 'array' },
+      ],
+      requestBody: null,
+      responseStatuses: ['200', '404', 'default'],
+      scopes: [],
+      secured: false,
+      basicAuth: false,
+      idempotencyKeyRule: null,
+      accountHeader: null,
+      provisional: false,
+      errorTypes: [],
+      message: null,
+      idempotencyBodyField: null,
+      jwsPayload: null,
+    },
+  },
+  {
+    given: 'an operation-level parameter overriding a path-level one of the same name',
+    spec: documentOf({
+      paths: {
+        '/pets/{petId}': {
+          parameters: [{ name: 'petId', in: 'path', required: true, schema: { type: 'string' } }],
+          get: {
+            operationId: 'pets.get',
+            parameters: [{ name: 'petId', in: 'path', required: true, schema: { type: 'integer' } }],
+            responses: { '200': { description: 'ok' } },
+          },
+        },
+      },
+    }),
+    operationId: 'pets.get',
+    want: { parameters: [{ name: 'petId', in: 'path', required: true, type: 'integer' }] },
+  },
+  {
+    given: 'OAuth2 with scopes alongside mutual TLS',
+    spec: documentOf({
+      components: { securitySchemes },
+      paths: operationAt('/pets', { operationId: 'pets.list', security: [{ mtls: [], oauth: ['pets.read', 'pets.write'] }] }),
+    }),
+    operationId: 'pets.list',
+    want: { scopes: ['pets.read', 'pets.write'], secured: true, basicAuth: false },
+  },
+  {
+    given: 'security inherited from the document (HTTP bearer, no scopes)',
+    spec: documentOf({
+      components: { securitySchemes },
+      security: [{ bearer: [] }],
+      paths: operationAt('/pets', { operationId: 'pets.list' }),
+    }),
+    operationId: 'pets.list',
+    want: { scopes: [], secured: true, basicAuth: false },
+  },
+  {
+    given: 'mutual TLS alone: the transport authenticates, no token',
+    spec: documentOf({
+      components: { securitySchemes },
+      security: [{ mtls: [] }],
+      paths: operationAt('/pets', { operationId: 'pets.list' }),
+    }),
+    operationId: 'pets.list',
+    want: { scopes: [], secured: false, basicAuth: false },
+  },
+  {
+    given: 'HTTP Basic (the OAuth token request of the API Pix)',
+    spec: documentOf({
+      components: { securitySchemes },
+      security: [{ oauth: ['pets.read'] }],
+      paths: operationAt('/oauth/token', { operationId: 'auth.token', security: [{ basic: [] }] }, 'post'),
+    }),
+    operationId: 'auth.token',
+    want: { method: 'post', scopes: [], secured: false, basicAuth: true },
+  },
+  {
+    given: 'x-idempotency-key naming a header with length and pattern limits',
+    spec: documentOf({
+      paths: operationAt(
+        '/pets',
+        {
+          operationId: 'pets.create',
+          'x-idempotency-key': 'Idempotency-Key',
+          parameters: [
+            {
+              name: 'Idempotency-Key',
+              in: 'header',
+              required: true,
+              schema: { type: 'string', minLength: 8, maxLength: 50, pattern: '^[a-zA-Z0-9]+$' },
+            },
+          ],
+        },
+        'post',
+      ),
+    }),
+    operationId: 'pets.create',
+    want: { idempotencyKeyRule: { header: 'Idempotency-Key', minLength: 8, maxLength: 50, pattern: '^[a-zA-Z0-9]+$' } },
+  },
+  {
+    given: 'x-idempotency-key naming a header without limits',
+    spec: documentOf({
+      paths: operationAt(
+        '/pets',
+        { operationId: 'pets.create', 'x-idempotency-key': 'X-Key', parameters: [uuidHeader('X-Key', false)] },
+        'post',
+      ),
+    }),
+    operationId: 'pets.create',
+    want: { idempotencyKeyRule: { header: 'X-Key', minLength: null, maxLength: null, pattern: null } },
+  },
+  {
+    given: 'a required JSON request body',
+    spec: documentOf({
+      paths: operationAt(
+        '/pets',
+        { operationId: 'pets.create', requestBody: { required: true, content: { 'application/json': { schema: { type: 'object' } } } } },
+        'post',
+      ),
+    }),
+    operationId: 'pets.create',
+    want: { requestBody: { mediaType: 'application/json', required: true } },
+  },
+  {
+    given: 'an optional url-encoded form body',
+    spec: documentOf({
+      paths: operationAt(
+        '/oauth/token',
+        { operationId: 'auth.token', requestBody: { content: { 'application/x-www-form-urlencoded': { schema: { type: 'object' } } } } },
+        'post',
+      ),
+    }),
+    operationId: 'auth.token',
+    want: { requestBody: { mediaType: 'application/x-www-form-urlencoded', required: false } },
+  },
+  {
+    given: 'an account header, whatever its case',
+    spec: documentOf({ paths: operationAt('/balance', { operationId: 'accounts.balance', parameters: [uuidHeader('x-Account-ID')] }) }),
+    operationId: 'accounts.balance',
+    want: { accountHeader: 'x-Account-ID' },
+  },
+  {
+    given: 'a provisional path (x-provisional)',
+    spec: documentOf({
+      paths: operationAt('/guessed', { operationId: 'pets.guessed', 'x-provisional': true, 'x-provisional-reason': 'path not shown' }),
+    }),
+    operationId: 'pets.guessed',
+    want: { provisional: true },
+  },
+  {
+    given: 'the error types, JWS payload, body idempotency field and message name of the operation',
+    spec: documentOf({
+      components: { schemas: { PetCreated: { type: 'object' } } },
+      paths: operationAt(
+        '/pets',
+        {
+          operationId: 'pets.notify',
+          'x-error-types': ['https://pets.invalid/errors/duplicate', 'https://pets.invalid/errors/closed'],
+          'x-jws-payload': 'PetCreated',
+          'x-idempotency-body-field': 'requestId',
+          'x-message': 'PetCreated',
+          requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/PetCreated' } } } },
+        },
+        'post',
+      ),
+    }),
+    operationId: 'pets.notify',
+    want: {
+      errorTypes: ['https://pets.invalid/errors/duplicate', 'https://pets.invalid/errors/closed'],
+      jwsPayload: 'PetCreated',
+      idempotencyBodyField: 'requestId',
+      message: 'PetCreated',
+    },
+  },
+];
+
+describe('emitOperations: the operation row', () => {
+  it.each(rowCases)('$given', async ({ spec, operationId, want }) => {
+    const { operationTable } = await emitted(spec);
+    expect(Object.keys(operationTable)).toContain(operationId);
+    const row = operationTable[operationId]!;
+    for (const [field, value] of Object.entries(want)) expect(row[field], field).toEqual(value);
+  });
+});
+
+describe('emitOperations: the facade', () => {
+  const spec = documentOf({
+    paths: {
+      ...operationAt('/pets', { operationId: 'pets.list' }),
+      '/pets/{petId}': {
+        get: {
+          operationId: 'pets.get',
+          parameters: [{ name: 'petId', in: 'path', required: true, schema: { type: 'string' } }],
+          responses: { '200': { description: 'ok' } },
+        },
+        delete: {
+          operationId: 'pets.remove',
+          summary: 'Remove a pet',
+          'x-provisional': true,
+          'x-provisional-reason': 'the provider shows no path',
+          'x-idempotency-key': 'Idempotency-Key',
+          parameters: [{ name: 'petId', in: 'path', required: true, schema: { type: 'string' } }, uuidHeader('Idempotency-Key')],
+          responses: { '204': { description: 'gone' } },
+        },
+      },
+      ...operationAt(
+        '/owners',
+        { operationId: 'petOwners.create', parameters: [uuidHeader('Idempotency-Key')], 'x-idempotency-key': 'Idempotency-Key' },
+        'post',
+      ),
+    },
+  });
+
+  it('has one group per prefix of the operationIds and one method per name, named create<Identifier>Facade', async () => {
+    const module = await emitted(spec, 'petShop');
+    const facade = facadeOf(module, 'PetShop', { calls: [], invoke: () => undefined, pages: () => undefined });
+    expect(Object.fromEntries(Object.entries(facade).map(([group, methods]) => [group, Object.keys(methods)]))).toEqual({
+      pets: ['list', 'get', 'remove'],
+      petOwners: ['create'],
+    });
+  });
+
+  it('sends each call through runtime.invoke with its operationId, arguments and options', async () => {
+    const module = await emitted(spec, 'petShop');
+    const runtime: FakeRuntime = {
+      calls: [],
+      invoke(...args) {
+        this.calls.push(args);
+        return 'sent';
+      },
+      pages: () => undefined,
+    };
+    const facade = facadeOf(module, 'PetShop', runtime);
+    expect(facade.pets!.get!({ path: { petId: 'rex' } }, { timeoutMs: 5 })).toBe('sent');
+    facade.pets!.list!();
+    expect(runtime.calls).toEqual([
+      ['pets.get', { path: { petId: 'rex' } }, { timeoutMs: 5 }],
+      ['pets.list', {}, undefined],
+    ]);
+  });
+
+  it('types the arguments: optional when nothing is required, the idempotency header left to the runtime', () => {
+    const code = squeezed(emitOperations(spec, 'petShop'));
+    expect(code).toContain('export type PetShopOperationId = keyof typeof operationTable;');
+    expect(code).toContain('export function createPetShopFacade(runtime: FacadeRuntime) {');
+    expect(code).toContain('export type PetShopFacade = ReturnType<typeof createPetShopFacade>;');
+    expect(code).toContain('list: (args: OperationArgs<operations["pets.list"]> = {}, options?: CallOptions)');
+    expect(code).toContain('get: (args: OperationArgs<operations["pets.get"]>, options?: CallOptions)');
+    expect(code).toContain('remove: (args: OperationArgs<operations["pets.remove"], "Idempotency-Key">, options?: CallOptions)');
+    // The only required header is the idempotency key, which the runtime generates: arguments stay optional.
+    expect(code).toContain('create: (args: OperationArgs<operations["petOwners.create"], "Idempotency-Key"> = {}, options?: CallOptions)');
+  });
+
+  it('documents each method: summary, method and path, provisional reason, idempotency', () => {
+    const code = squeezed(emitOperations(spec, 'petShop'));
+    expect(code).toContain(
+      '/** * Remove a pet * * `DELETE /pets/{petId}` * * **Provisional**: the provider shows no path * * Idempotent: the runtime sends `Idempotency-Key` (generated when not given) and reuses it on retries. */ remove:',
+    );
+    expect(code).toContain('/** * pets.list * * `GET /pets` */ list:');
+  });
+
+  it('imports the runtime contract type-only, from src/runtime/contract.ts', () => {
+    const code = emitOperations(spec, 'petShop');
+    expect(code).toMatch(/^import type \{ [^}]*FacadeRuntime[^}]* \} from "\.\.\/\.\.\/src\/runtime\/contract\.js";$/m);
+    expect(code).toContain('import type { operations } from "./types.js";');
+    expect(code).not.toMatch(/^import (?!type )/m);
+  });
+});
+
+describe('emitOperations: message and event tables', () => {
+  it('lists every x-message with the operation that sends it and the schema of its body', async () => {
+    const spec = documentOf({
+      components: { schemas: { Ping: { type: 'object' } } },
+      paths: operationAt(
+        '/ping',
+        {
+          operationId: 'messages.ping',
+          'x-message': 'PING',
+          requestBody: { content: { 'application/json': { schema: { $ref: '#/components/schemas/Ping' } } } },
+        },
+        'post',
+      ),
+    });
+    const module = await emitted(spec);
+    expect(module.messageTable).toEqual({ PING: { message: 'PING', operationId: 'messages.ping', schema: 'Ping' } });
+    expect(squeezed(emitOperations(spec, 'pets'))).toContain('export interface MessagePayloads { "PING": components["schemas"]["Ping"]; }');
+  });
+
+  it('lists every webhook with the schema of its payload', async () => {
+    const spec = documentOf({
+      components: { schemas: { PetBorn: { type: 'object' } } },
+      webhooks: {
+        'pet.born': {
+          post: {
+            operationId: 'events.petBorn',
+            summary: 'A pet is born',
+            requestBody: { content: { 'application/json': { schema: { $ref: '#/components/schemas/PetBorn' } } } },
+            responses: { '200': { description: 'ok' } },
+          },
+        },
+      },
+    });
+    const module = await emitted(spec);
+    expect(module.eventTable).toEqual({
+      'pet.born': { type: 'pet.born', schema: 'PetBorn', operationId: 'events.petBorn', summary: 'A pet is born' },
+    });
+    expect(module.messageTable).toBeUndefined();
+  });
+});
+
+describe('emitOperations: what it refuses', () => {
+  it.each([
+    { given: 'an operationId without a group', operationId: 'getPet' },
+    { given: 'an operationId with two dots', operationId: 'pets.get.one' },
+    { given: 'a capitalised group', operationId: 'Pets.get' },
+    { given: 'a kebab-case name', operationId: 'pets.get-one' },
+    { given: 'a snake_case name', operationId: 'pets.get_one' },
+  ])('$given ($operationId)', ({ operationId }) => {
+    const spec = documentOf({ paths: operationAt('/pets', { operationId }) });
+    expect(() => emitOperations(spec, 'pets')).toThrow(`operationId ${operationId} is not <group>.<name> in camelCase`);
+  });
+
+  it.each([
+    {
+      given: 'x-idempotency-key naming a header the operation does not have',
+      operation: { operationId: 'pets.create', 'x-idempotency-key': 'Idempotency-Key', parameters: [uuidHeader('X-Other')] },
+      want: 'pets.create: x-idempotency-key names Idempotency-Key, which is not a header parameter',
+    },
+    {
+      given: 'x-idempotency-key naming a query parameter',
+      operation: {
+        operationId: 'pets.create',
+        'x-idempotency-key': 'key',
+        parameters: [{ name: 'key', in: 'query', schema: { type: 'string' } }],
+      },
+      want: 'pets.create: x-idempotency-key names key, which is not a header parameter',
+    },
+    {
+      given: 'x-message on a body that is not a component schema',
+      operation: {
+        operationId: 'pets.create',
+        'x-message': 'PING',
+        requestBody: { content: { 'application/json': { schema: { type: 'object' } } } },
+      },
+      want: 'pets.create: x-message needs a body that is a component schema',
+    },
+    {
+      given: 'an operation without operationId',
+      operation: { summary: 'nameless' },
+      want: 'POST /pets has no operationId',
+    },
+  ])('$given', ({ operation, want }) => {
+    const spec = documentOf({ paths: operationAt('/pets', operation as JsonObject, 'post') });
+    expect(() => emitOperations(spec, 'pets')).toThrow(want);
+  });
+});
