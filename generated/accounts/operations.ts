@@ -337,13 +337,14 @@ export const operationTable = {
     "requestBody": null,
     "idempotencyKeyRule": null,
     "pagination": {
-      "kind": "offset",
-      "page": "page_offset",
+      "style": "offset-total",
+      "position": "page_offset",
       "size": "page_limit",
       "defaultSize": 10,
       "firstPage": 0,
       "items": "data",
-      "meta": "meta"
+      "meta": "meta",
+      "member": "total"
     },
     "errorTypes": [],
     "jwsPayload": null,
@@ -609,13 +610,14 @@ export const operationTable = {
     "requestBody": null,
     "idempotencyKeyRule": null,
     "pagination": {
-      "kind": "page",
-      "page": "page",
+      "style": "page-total",
+      "position": "page",
       "size": "perPage",
       "defaultSize": 20,
       "firstPage": 1,
       "items": "data",
-      "meta": "meta"
+      "meta": "meta",
+      "member": "total"
     },
     "errorTypes": [],
     "jwsPayload": null,
@@ -824,13 +826,14 @@ export const operationTable = {
     "requestBody": null,
     "idempotencyKeyRule": null,
     "pagination": {
-      "kind": "page",
-      "page": "page",
+      "style": "page-total",
+      "position": "page",
       "size": "perPage",
       "defaultSize": 20,
       "firstPage": 1,
       "items": "data",
-      "meta": "meta"
+      "meta": "meta",
+      "member": "total"
     },
     "errorTypes": [],
     "jwsPayload": null,
@@ -1638,13 +1641,14 @@ export const operationTable = {
     "requestBody": null,
     "idempotencyKeyRule": null,
     "pagination": {
-      "kind": "page",
-      "page": "page",
+      "style": "next-page",
+      "position": "page",
       "size": "perPage",
       "defaultSize": 20,
       "firstPage": 1,
       "items": "data",
-      "meta": "meta"
+      "meta": "meta",
+      "member": "nextPage"
     },
     "errorTypes": [],
     "jwsPayload": null,
@@ -2563,13 +2567,14 @@ export const operationTable = {
     "requestBody": null,
     "idempotencyKeyRule": null,
     "pagination": {
-      "kind": "page",
-      "page": "page",
+      "style": "page-total",
+      "position": "page",
       "size": "limit",
       "defaultSize": 20,
       "firstPage": 1,
       "items": "data",
-      "meta": "meta"
+      "meta": "meta",
+      "member": "total"
     },
     "errorTypes": [],
     "jwsPayload": null,
@@ -2756,13 +2761,14 @@ export const operationTable = {
     "requestBody": null,
     "idempotencyKeyRule": null,
     "pagination": {
-      "kind": "page",
-      "page": "page",
+      "style": "page-total",
+      "position": "page",
       "size": "limit",
       "defaultSize": 20,
       "firstPage": 1,
       "items": "data",
-      "meta": "meta"
+      "meta": "meta",
+      "member": "total"
     },
     "errorTypes": [],
     "jwsPayload": null,

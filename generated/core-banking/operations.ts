@@ -94,13 +94,14 @@ export const operationTable = {
     "requestBody": null,
     "idempotencyKeyRule": null,
     "pagination": {
-      "kind": "page",
-      "page": "page",
+      "style": "page-total",
+      "position": "page",
       "size": "perPage",
       "defaultSize": 10,
       "firstPage": 1,
       "items": "data",
-      "meta": "meta"
+      "meta": "meta",
+      "member": "total"
     },
     "errorTypes": [],
     "jwsPayload": null,
@@ -254,13 +255,14 @@ export const operationTable = {
     "requestBody": null,
     "idempotencyKeyRule": null,
     "pagination": {
-      "kind": "page",
-      "page": "page",
+      "style": "page-total",
+      "position": "page",
       "size": "perPage",
       "defaultSize": 10,
       "firstPage": 1,
       "items": "data",
-      "meta": "meta"
+      "meta": "meta",
+      "member": "total"
     },
     "errorTypes": [],
     "jwsPayload": null,
@@ -316,13 +318,14 @@ export const operationTable = {
     "requestBody": null,
     "idempotencyKeyRule": null,
     "pagination": {
-      "kind": "page",
-      "page": "page",
+      "style": "page-total",
+      "position": "page",
       "size": "perPage",
       "defaultSize": 10,
       "firstPage": 1,
       "items": "data",
-      "meta": "meta"
+      "meta": "meta",
+      "member": "total"
     },
     "errorTypes": [],
     "jwsPayload": null,
@@ -555,13 +558,14 @@ export const operationTable = {
     "requestBody": null,
     "idempotencyKeyRule": null,
     "pagination": {
-      "kind": "page",
-      "page": "page",
+      "style": "next-page",
+      "position": "page",
       "size": "perPage",
       "defaultSize": 20,
       "firstPage": 1,
       "items": "data",
-      "meta": "meta"
+      "meta": "meta",
+      "member": "nextPage"
     },
     "errorTypes": [],
     "jwsPayload": null,
@@ -818,13 +822,14 @@ export const operationTable = {
     "requestBody": null,
     "idempotencyKeyRule": null,
     "pagination": {
-      "kind": "page",
-      "page": "page",
+      "style": "page-total",
+      "position": "page",
       "size": "limit",
       "defaultSize": 25,
       "firstPage": 1,
       "items": "data",
-      "meta": "meta"
+      "meta": "meta",
+      "member": "total"
     },
     "errorTypes": [],
     "jwsPayload": null,

@@ -112,13 +112,14 @@ export const operationTable = {
     "requestBody": null,
     "idempotencyKeyRule": null,
     "pagination": {
-      "kind": "page",
-      "page": "paginacao.paginaAtual",
+      "style": "page-count",
+      "position": "paginacao.paginaAtual",
       "size": "paginacao.itensPorPagina",
       "defaultSize": 100,
       "firstPage": 0,
       "items": "cobs",
-      "meta": "parametros.paginacao"
+      "meta": "parametros.paginacao",
+      "member": "quantidadeDePaginas"
     },
     "errorTypes": [
       "CobConsultaInvalida",
@@ -456,13 +457,14 @@ export const operationTable = {
     "requestBody": null,
     "idempotencyKeyRule": null,
     "pagination": {
-      "kind": "page",
-      "page": "paginacao.paginaAtual",
+      "style": "page-count",
+      "position": "paginacao.paginaAtual",
       "size": "paginacao.itensPorPagina",
       "defaultSize": 100,
       "firstPage": 0,
       "items": "cobs",
-      "meta": "parametros.paginacao"
+      "meta": "parametros.paginacao",
+      "member": "quantidadeDePaginas"
     },
     "errorTypes": [
       "CobVConsultaInvalida",
@@ -739,13 +741,14 @@ export const operationTable = {
     "requestBody": null,
     "idempotencyKeyRule": null,
     "pagination": {
-      "kind": "page",
-      "page": "paginacao.paginaAtual",
+      "style": "page-count",
+      "position": "paginacao.paginaAtual",
       "size": "paginacao.itensPorPagina",
       "defaultSize": 100,
       "firstPage": 0,
       "items": "lotes",
-      "meta": "parametros.paginacao"
+      "meta": "parametros.paginacao",
+      "member": "quantidadeDePaginas"
     },
     "errorTypes": [
       "RequisicaoInvalida",
@@ -995,13 +998,14 @@ export const operationTable = {
     "requestBody": null,
     "idempotencyKeyRule": null,
     "pagination": {
-      "kind": "page",
-      "page": "paginacao.paginaAtual",
+      "style": "page-count",
+      "position": "paginacao.paginaAtual",
       "size": "paginacao.itensPorPagina",
       "defaultSize": 100,
       "firstPage": 0,
       "items": "cobsr",
-      "meta": "parametros.paginacao"
+      "meta": "parametros.paginacao",
+      "member": "quantidadeDePaginas"
     },
     "errorTypes": [
       "CobRConsultaInvalida",
@@ -1349,13 +1353,14 @@ export const operationTable = {
     "requestBody": null,
     "idempotencyKeyRule": null,
     "pagination": {
-      "kind": "page",
-      "page": "paginacao.paginaAtual",
+      "style": "page-count",
+      "position": "paginacao.paginaAtual",
       "size": "paginacao.itensPorPagina",
       "defaultSize": 100,
       "firstPage": 0,
       "items": "recs",
-      "meta": "parametros.paginacao"
+      "meta": "parametros.paginacao",
+      "member": "quantidadeDePaginas"
     },
     "errorTypes": [
       "RequisicaoInvalida",
@@ -1729,13 +1734,14 @@ export const operationTable = {
     "requestBody": null,
     "idempotencyKeyRule": null,
     "pagination": {
-      "kind": "page",
-      "page": "paginacao.paginaAtual",
+      "style": "page-count",
+      "position": "paginacao.paginaAtual",
       "size": "paginacao.itensPorPagina",
       "defaultSize": 100,
       "firstPage": 0,
       "items": "loc",
-      "meta": "parametros.paginacao"
+      "meta": "parametros.paginacao",
+      "member": "quantidadeDePaginas"
     },
     "errorTypes": [
       "PayloadLocationConsultaInvalida",
@@ -2004,13 +2010,14 @@ export const operationTable = {
     "requestBody": null,
     "idempotencyKeyRule": null,
     "pagination": {
-      "kind": "page",
-      "page": "paginacao.paginaAtual",
+      "style": "page-count",
+      "position": "paginacao.paginaAtual",
       "size": "paginacao.itensPorPagina",
       "defaultSize": 100,
       "firstPage": 0,
       "items": "loc",
-      "meta": "parametros.paginacao"
+      "meta": "parametros.paginacao",
+      "member": "quantidadeDePaginas"
     },
     "errorTypes": [
       "RequisicaoInvalida",
@@ -2248,13 +2255,14 @@ export const operationTable = {
     "requestBody": null,
     "idempotencyKeyRule": null,
     "pagination": {
-      "kind": "page",
-      "page": "paginacao.paginaAtual",
+      "style": "page-count",
+      "position": "paginacao.paginaAtual",
       "size": "paginacao.itensPorPagina",
       "defaultSize": 100,
       "firstPage": 0,
       "items": "pix",
-      "meta": "parametros.paginacao"
+      "meta": "parametros.paginacao",
+      "member": "quantidadeDePaginas"
     },
     "errorTypes": [
       "PixConsultaInvalida",
@@ -2483,13 +2491,14 @@ export const operationTable = {
     "requestBody": null,
     "idempotencyKeyRule": null,
     "pagination": {
-      "kind": "page",
-      "page": "paginacao.paginaAtual",
+      "style": "page-count",
+      "position": "paginacao.paginaAtual",
       "size": "paginacao.itensPorPagina",
       "defaultSize": 100,
       "firstPage": 0,
       "items": "webhooks",
-      "meta": "parametros.paginacao"
+      "meta": "parametros.paginacao",
+      "member": "quantidadeDePaginas"
     },
     "errorTypes": [
       "RequisicaoInvalida",

@@ -4,26 +4,113 @@
  */
 import { IndentationText, Project, QuoteKind, VariableDeclarationKind, type CodeBlockWriter, type SourceFile } from 'ts-morph';
 import { generatedBanner } from '../lib.js';
-import { isObject, operationsOf, webhooksOf, type OperationModel, type JsonObject } from '../openapi-model.js';
+import type { OperationInfo, PagingStyle } from '../../src/runtime/contract.js';
+import { isObject, operationsOf, resolveLocal, webhooksOf, type Json, type JsonObject, type OperationModel } from '../openapi-model.js';
 
 interface OperationRow {
   readonly model: OperationModel;
   readonly group: string;
   readonly name: string;
   readonly idempotencyHeader: string | null;
-  readonly pagination: {
-    kind: 'page' | 'offset';
-    page: string;
-    size: string;
-    defaultSize: number | null;
-    firstPage: number;
-    items: string;
-    meta: string;
-  } | null;
+  readonly pagination: OperationInfo['pagination'];
   readonly argsRequired: boolean;
 }
 
-function rowOf(model: OperationModel): OperationRow {
+/**
+ * The meta member each paging style reads when x-pagination does not name it (`member`); a style without
+ * an entry (page-count: no common name) must name it, `full-page` reads none.
+ */
+const memberOfStyle: Record<PagingStyle, string | null> = {
+  'page-count': null,
+  'next-page': 'nextPage',
+  'last-page': 'lastPage',
+  'page-total': 'total',
+  'offset-total': 'total',
+  'full-page': null,
+};
+
+function isPagingStyle(value: unknown): value is PagingStyle {
+  return typeof value === 'string' && Object.hasOwn(memberOfStyle, value);
+}
+
+/** The members an object schema declares: through local $refs and allOf; any branch of oneOf/anyOf. */
+function membersOf(document: JsonObject, schema: Json | undefined): Map<string, Json> {
+  const members = new Map<string, Json>();
+  const resolved = resolveLocal(document, schema);
+  if (!isObject(resolved)) return members;
+  if (isObject(resolved.properties)) for (const [name, member] of Object.entries(resolved.properties)) members.set(name, member);
+  for (const key of ['allOf', 'oneOf', 'anyOf']) {
+    const parts = resolved[key];
+    if (Array.isArray(parts)) for (const part of parts) for (const [name, member] of membersOf(document, part)) members.set(name, member);
+  }
+  return members;
+}
+
+/** The schema of the member at a dotted path of a page schema, or undefined when the schema does not declare it. */
+function memberAt(document: JsonObject, schema: Json | undefined, path: readonly string[]): Json | undefined {
+  let current = schema;
+  for (const key of path) {
+    current = membersOf(document, current).get(key);
+    if (current === undefined) return undefined;
+  }
+  return current;
+}
+
+/**
+ * The operation's x-pagination as a table row. Its `style` is required and says how the walk tells whether
+ * another page follows; the success response must declare the items array and the meta member the style reads.
+ */
+function paginationOf(document: JsonObject, model: OperationModel): OperationInfo['pagination'] {
+  const paging = model.operation['x-pagination'];
+  if (paging === undefined) return null;
+  const id = model.operationId;
+  if (!isObject(paging)) throw new Error(`${id}: x-pagination is not an object`);
+  const styles = Object.keys(memberOfStyle).join(', ');
+  if (paging.style === undefined) throw new Error(`${id}: x-pagination has no style (one of ${styles})`);
+  if (!isPagingStyle(paging.style))
+    throw new Error(`${id}: x-pagination style ${JSON.stringify(paging.style)} is unknown (one of ${styles})`);
+  const style = paging.style;
+  // Page-number lists name `page`; an offset list (offset-total) names `offset` instead.
+  const positionKey = style === 'offset-total' ? 'offset' : 'page';
+  const otherKey = positionKey === 'offset' ? 'page' : 'offset';
+  if (typeof paging[positionKey] !== 'string' || paging[otherKey] !== undefined) {
+    throw new Error(`${id}: x-pagination style ${style} names its position parameter in \`${positionKey}\` (and not in \`${otherKey}\`)`);
+  }
+  const position = String(paging[positionKey]);
+  const size = String(paging.size);
+  const sizeParameter = model.parameters.find((p) => p.in === 'query' && p.name === size);
+  if (!sizeParameter || !model.parameters.some((p) => p.in === 'query' && p.name === position)) {
+    throw new Error(`${id}: x-pagination names query parameters that do not exist`);
+  }
+  if (style === 'full-page' && paging.member !== undefined) throw new Error(`${id}: x-pagination style full-page reads no member`);
+  const member = typeof paging.member === 'string' ? paging.member : memberOfStyle[style];
+  if (style !== 'full-page' && member === null)
+    throw new Error(`${id}: x-pagination style ${style} needs \`member\`, the meta member it reads`);
+  const items = typeof paging.items === 'string' ? paging.items : 'data';
+  const meta = typeof paging.meta === 'string' ? paging.meta : 'meta';
+
+  const page = model.responses.find((r) => /^2\d\d$/.test(r.status) && r.schema)?.schema;
+  if (!page) throw new Error(`${id}: x-pagination on an operation without a JSON success response`);
+  if (memberAt(document, page, [items]) === undefined)
+    throw new Error(`${id}: x-pagination items \`${items}\` is not a member of the page`);
+  if (member !== null && memberAt(document, page, [...meta.split('.'), member]) === undefined) {
+    throw new Error(`${id}: x-pagination style ${style} reads \`${meta}.${member}\`, which the page schema does not declare`);
+  }
+  const defaultSize = sizeParameter.schema.default;
+  return {
+    style,
+    position,
+    size,
+    defaultSize: typeof defaultSize === 'number' ? defaultSize : null,
+    // Defaults fit interfaces A and D ({ meta, data[] }, pages from 1); the API Pix says otherwise explicitly.
+    firstPage: style === 'offset-total' ? 0 : typeof paging.firstPage === 'number' ? paging.firstPage : 1,
+    items,
+    meta,
+    member,
+  };
+}
+
+function rowOf(document: JsonObject, model: OperationModel): OperationRow {
   const match = /^([a-z][A-Za-z0-9]*)\.([a-z][A-Za-z0-9]*)$/.exec(model.operationId);
   if (!match) throw new Error(`operationId ${model.operationId} is not <group>.<name> in camelCase`);
   const op = model.operation;
@@ -31,29 +118,7 @@ function rowOf(model: OperationModel): OperationRow {
   if (idempotencyHeader && !model.parameters.some((p) => p.in === 'header' && p.name === idempotencyHeader)) {
     throw new Error(`${model.operationId}: x-idempotency-key names ${idempotencyHeader}, which is not a header parameter`);
   }
-  let pagination: OperationRow['pagination'] = null;
-  const paging = op['x-pagination'];
-  if (isObject(paging)) {
-    // Page-number lists name `page`; offset lists (GET /accounts/transactions) name `offset` instead.
-    const kind = typeof paging.offset === 'string' ? 'offset' : 'page';
-    const page = String(kind === 'offset' ? paging.offset : paging.page);
-    const size = String(paging.size);
-    const sizeParameter = model.parameters.find((p) => p.in === 'query' && p.name === size);
-    if (!sizeParameter || !model.parameters.some((p) => p.in === 'query' && p.name === page)) {
-      throw new Error(`${model.operationId}: x-pagination names query parameters that do not exist`);
-    }
-    const defaultSize = sizeParameter.schema.default;
-    pagination = {
-      kind,
-      page,
-      size,
-      defaultSize: typeof defaultSize === 'number' ? defaultSize : null,
-      // Defaults fit interfaces A and D ({ meta, data[] }, pages from 1); the API Pix says otherwise explicitly.
-      firstPage: kind === 'offset' ? 0 : typeof paging.firstPage === 'number' ? paging.firstPage : 1,
-      items: typeof paging.items === 'string' ? paging.items : 'data',
-      meta: typeof paging.meta === 'string' ? paging.meta : 'meta',
-    };
-  }
+  const pagination = paginationOf(document, model);
   const argsRequired =
     model.requestBody?.required === true || model.parameters.some((p) => p.required && p.in !== 'cookie' && p.name !== idempotencyHeader);
   return { model, group: match[1]!, name: match[2]!, idempotencyHeader, pagination, argsRequired };
@@ -184,7 +249,7 @@ function emitMessages(file: SourceFile, rows: readonly OperationRow[]): void {
 export const defaultContractModule = '../../src/runtime/contract.js';
 
 export function emitOperations(document: JsonObject, identifier: string, contractModule: string = defaultContractModule): string {
-  const rows = operationsOf(document).map(rowOf);
+  const rows = operationsOf(document).map((model) => rowOf(document, model));
   const Name = identifier[0]!.toUpperCase() + identifier.slice(1);
   const project = new Project({
     useInMemoryFileSystem: true,
@@ -255,7 +320,7 @@ export function emitOperations(document: JsonObject, identifier: string, contrac
                   );
                   if (row.pagination) {
                     writer.writeLine(
-                      `/** Every page of \`${row.model.operationId}\`, following \`${row.pagination.page}\` until the last page. */`,
+                      `/** Every page of \`${row.model.operationId}\`, following \`${row.pagination.position}\` until the last page. */`,
                     );
                     writer.writeLine(
                       `${row.name}Pages: (${argsParam(row)}, options?: CallOptions): AsyncIterable<${resultType(row)}> => runtime.pages(${id}, args, options) as AsyncIterable<${resultType(row)}>,`,

@@ -30,6 +30,7 @@ import {
   type Step,
   type CallState,
 } from './pipeline.js';
+import { nextPosition } from './paging.js';
 import { defaultSleep, type RateLimiter } from './rate-limiter.js';
 import { type RetryPolicy, retryableStatuses, retryAfterMs } from './retry.js';
 import { type ClientCredentials, defaultSteps } from './steps/index.js';
@@ -238,34 +239,12 @@ export function createRuntime(options: RuntimeOptions): FacadeRuntime {
     const args = rawArgs as CallArgs;
     const query = args.query ?? {};
     // Bounded by the server: each page either ends the walk or moves the position forward.
-    for (let position: number | null = Number(query[paging.page] ?? paging.firstPage); position !== null; ) {
-      const page = await invoke(operationId, { ...args, query: { ...query, [paging.page]: position } }, callOptions);
+    for (let position: number | null = Number(query[paging.position] ?? paging.firstPage); position !== null; ) {
+      const page = await invoke(operationId, { ...args, query: { ...query, [paging.position]: position } }, callOptions);
       yield page;
-      position = nextPagePosition(paging, page, position, Number(query[paging.size] ?? paging.defaultSize ?? 0));
+      position = nextPosition(paging, page, position, Number(query[paging.size] ?? paging.defaultSize ?? 0));
     }
   }
 
   return { invoke, pages };
-}
-
-/** Interim: the next page position as the pages were walked before named paging styles (replaced by paging.ts). */
-function nextPagePosition(paging: NonNullable<OperationInfo['pagination']>, page: unknown, position: number, size: number): number | null {
-  const result = page as Record<string, unknown> | undefined;
-  const items = result?.[paging.items];
-  const meta = (paging.meta.split('.').reduce<unknown>((value, key) => (value as Record<string, unknown> | undefined)?.[key], result) ??
-    {}) as Record<string, unknown>;
-  const received = Array.isArray(items) ? items.length : 0;
-  if (received === 0) return null;
-  if (paging.kind === 'offset') {
-    const more = typeof meta.total === 'number' ? position + received < meta.total : size > 0 && received >= size;
-    return more ? position + received : null;
-  }
-  const index = position - paging.firstPage + 1;
-  let more: boolean;
-  if (typeof meta.quantidadeDePaginas === 'number') more = index < meta.quantidadeDePaginas;
-  else if ('nextPage' in meta) more = typeof meta.nextPage === 'number' && meta.nextPage > index;
-  else if (typeof meta.lastPage === 'number') more = index < meta.lastPage;
-  else if (typeof meta.total === 'number' && size > 0) more = index * size < meta.total;
-  else more = size > 0 && received >= size;
-  return more ? position + 1 : null;
 }

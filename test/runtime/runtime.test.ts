@@ -1,25 +1,8 @@
 /** Interface-agnostic pieces of the runtime, table-driven. */
 import { describe, expect, it } from 'vitest';
-import { hasNextPage } from '../../src/runtime/runtime.js';
 import { TokenCache } from '../../src/runtime/token-cache.js';
 import { checkBaseUrl } from '../../src/runtime/transport.js';
 import { ConfigurationError } from '../../src/runtime/errors.js';
-
-describe('hasNextPage', () => {
-  it.each([
-    { given: 'invoice meta with a next page', meta: { nextPage: 3, lastPage: 5 }, page: 2, size: 20, received: 20, want: true },
-    { given: 'invoice meta on the last page', meta: { nextPage: null, lastPage: 5 }, page: 5, size: 20, received: 7, want: false },
-    { given: 'only lastPage, before it', meta: { lastPage: 4 }, page: 3, size: 10, received: 10, want: true },
-    { given: 'only lastPage, at it', meta: { lastPage: 4 }, page: 4, size: 10, received: 10, want: false },
-    { given: 'a total not reached', meta: { total: 25 }, page: 2, size: 10, received: 10, want: true },
-    { given: 'a total reached exactly', meta: { total: 20 }, page: 2, size: 10, received: 10, want: false },
-    { given: 'no meta, a full page', meta: {}, page: 1, size: 10, received: 10, want: true },
-    { given: 'no meta, a short page', meta: {}, page: 1, size: 10, received: 3, want: false },
-    { given: 'an empty page whatever the meta says', meta: { total: 100 }, page: 1, size: 10, received: 0, want: false },
-  ])('$given -> $want', ({ meta, page, size, received, want }) => {
-    expect(hasNextPage(meta, page, size, received)).toBe(want);
-  });
-});
 
 describe('checkBaseUrl', () => {
   it.each([
