@@ -560,15 +560,15 @@ const coveredElsewhere: Record<string, string> = {
   'R-A-risk-ingest-complete': 'test/accounts/client.test.ts: cryptoRisk.analyze polls until IDLE with persisted not null',
   'R-A-risk-empty-ingest': 'meaning of a score, documented on CryptoRiskSnapshot; no payload can break it',
   'R-A-token-issue-conditions':
-    'the platform checks credential, certificate and IP at once; its refusals are mapped by refusalOf (test/runtime/auth-flows.test.ts)',
+    'the platform checks credential, certificate and IP at once; its refusals are mapped by refusalOf (test/runtime/token-request.test.ts)',
   'R-A-scopes-not-retroactive': 'a property of credentials on the platform; nothing a client sends can check it',
   'R-A-secret-not-frontend':
-    'the secret never appears in logs or errors: test/core-banking/secrets.test.ts (same runtime); the package is for servers (node:http, undici)',
-  'R-A-auth-tls-failure': 'test/core-banking/mtls.test.ts: handshake failures are AuthError with the TLS reason (same transport)',
+    'the secret never appears in logs or errors: test/runtime/secrets.test.ts (same runtime); the package is for servers (node:http, undici)',
+  'R-A-auth-tls-failure': 'test/runtime/mtls.test.ts: handshake failures are AuthError with the TLS reason (same transport)',
   'R-A-limit-token-lifetime':
-    'test/runtime/auth-flows.test.ts: expiresAt read as a lifetime or an instant; test/core-banking/token.test.ts: renewal before expiry',
+    'test/runtime/token-request.test.ts: expiresAt read as a lifetime or an instant; test/runtime/token-renewal.test.ts: renewal before expiry',
   'R-A-limit-certificates':
-    'two active certificates is a platform limit; rotateCertificate presents the new one (test/core-banking/mtls.test.ts)',
+    'two active certificates is a platform limit; rotateCertificate presents the new one (test/runtime/mtls.test.ts)',
 };
 
 describe('coverage of the rules of interface A', () => {

@@ -368,11 +368,11 @@ const specRules: SpecRule[] = [
 
 /** Rules checked by behaviour tests of the client rather than by the spec's shape. */
 const checkedByTests: Record<string, string> = {
-  'R-D-token-request': 'test/core-banking/token.test.ts: snake_case client-credentials body, Bearer header',
-  'R-A-http-401': 'test/core-banking/token.test.ts: on 401 the token is renewed once and the call retried once',
-  'R-A-limit-token-lifetime': 'test/core-banking/token.test.ts: token reused until expires_in minus the skew, then renewed',
-  'R-A-secret-not-frontend': 'test/core-banking/token.test.ts and mtls.test.ts: the secret never appears in errors',
-  'R-A-auth-tls-failure': 'test/core-banking/mtls.test.ts: wrong certificate, key or trust ends as an AuthError saying which',
+  'R-D-token-request': 'test/runtime/token-renewal.test.ts: snake_case client-credentials body, Bearer header',
+  'R-A-http-401': 'test/runtime/token-renewal.test.ts: on 401 the token is renewed once and the call retried once',
+  'R-A-limit-token-lifetime': 'test/runtime/token-renewal.test.ts: token reused until expires_in minus the skew, then renewed',
+  'R-A-secret-not-frontend': 'test/runtime/token-renewal.test.ts and mtls.test.ts: the secret never appears in errors',
+  'R-A-auth-tls-failure': 'test/runtime/mtls.test.ts: wrong certificate, key or trust ends as an AuthError saying which',
   'R-A-problem-details': 'test/core-banking/contract.test.ts: every problem example parsed into ProblemError with correlationId',
 };
 

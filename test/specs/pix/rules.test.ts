@@ -637,10 +637,10 @@ const coveredElsewhere: Record<string, string> = {
   'R-B-cobr-cancel': 'needs the expected first settlement date, known only to the server: 400 CobROperacaoInvalida declared',
   'R-B-solicrec-cancel': 'needs the request status, known only to the server: 400 SolicRecOperacaoInvalida declared',
   'R-B-retry-attempt-states': 'state names only; tentativas status values SOLICITADA, AGENDADA are known values of responses',
-  'R-B-token': 'test/runtime/auth-flows.test.ts (Basic client authentication, form body, /oauth/token) and the pix contract test',
+  'R-B-token': 'test/runtime/token-request.test.ts (Basic client authentication, form body, /oauth/token) and the pix contract test',
   'R-B-versioning': 'info.version 2.9.0 and the /v2 in {qr_base_url}; versions are compared by `contrato diff` (issue 9)',
   'R-B-error-body':
-    'also a case above (a location answer that is no JWS); Problema schema (type, title, status, detail, correlationId, violacoes) checked on every error example by the Prism contract test; errorType read by ProblemError (test/core-banking/resilience.test.ts)',
+    'also a case above (a location answer that is no JWS); Problema schema (type, title, status, detail, correlationId, violacoes) checked on every error example by the Prism contract test; errorType read by ProblemError (test/runtime/resilience.test.ts)',
   'R-B-err-RequisicaoInvalida': 'generic 400 of the operations without a specific type; details not shown',
   'R-B-err-ErroInternoDoServidor': 'generic 500 declared on the operations; details not shown',
   'R-B-err-AcessoNegado': 'error types test',
