@@ -1,7 +1,8 @@
 /**
- * `npm run regenerate`: specs/ -> generated/ (bundle, types, validators, operation table and facade)
- * and site/ (Redoc pages). Deterministic; a manifest of input and output hashes makes a run with
- * nothing changed a no-op, and `--check` exits 1 when generated/ is stale or was edited by hand.
+ * `npm run regenerate`: specs/ -> generated/ (bundle, types, validators, operation table and facade,
+ * README.md) and site/ (Redoc pages). Deterministic; a manifest of input and output hashes makes a run
+ * with nothing changed a no-op, and `--check` exits 1 when generated/ is stale or was edited by hand.
+ * The manifest also records which step wrote each file of generated/ (`producers`).
  *
  * Flags: --check | --force | --lint-only | --no-docs | --out <dir> (write the generated tree elsewhere)
  */
@@ -9,25 +10,28 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { interfaces } from '../src/interfaces.js';
-import { listFiles, projectRoot, readJson, sha256, stableJson, writeFile } from './lib.js';
+import { type GeneratorStep, listFiles, projectRoot, readJson, sha256, stableJson, writeFile } from './lib.js';
 
 // The steps load Redocly, openapi-typescript, ajv and ts-morph: imported only when there is work to do,
 // so a run with nothing changed stays well under a second.
 const loadSteps = async () => {
-  const [bundle, types, validators, operations, site] = await Promise.all([
+  const [bundle, types, validators, operations, readme, site] = await Promise.all([
     import('./steps/bundle.js'),
     import('./steps/types.js'),
     import('./steps/validators.js'),
     import('./steps/operations.js'),
+    import('./steps/readme.js'),
     import('../src/cli/site.js'),
   ]);
-  return { ...bundle, ...types, ...validators, ...operations, ...site };
+  return { ...bundle, ...types, ...validators, ...operations, ...readme, ...site };
 };
 
 interface Manifest {
   readonly tools: Record<string, string>;
   readonly inputs: Record<string, string>;
   readonly outputs: Record<string, string>;
+  /** Every file of generated/ (this one included) -> the step that wrote it. */
+  readonly producers: Record<string, GeneratorStep>;
 }
 
 const args = process.argv.slice(2);
@@ -50,12 +54,7 @@ function currentInputs(): Record<string, string> {
   // What the generated files are made from: the spec sources, the generator and its configuration.
   // specs/traceability.yaml is read by `npm run coverage`, not by the generators.
   const specSources = listFiles('specs').filter((file) => /\.(ya?ml)$|\.schema\.json$/.test(file) && file !== 'specs/traceability.yaml');
-  const generator = [
-    ...listFiles('scripts/steps'),
-    'scripts/regenerate.ts',
-    'scripts/lib.ts',
-    'scripts/openapi-model.ts',
-  ];
+  const generator = [...listFiles('scripts/steps'), 'scripts/regenerate.ts', 'scripts/lib.ts', 'scripts/openapi-model.ts'];
   const files = [
     ...specSources,
     ...generator,
@@ -132,25 +131,42 @@ async function main(): Promise<number> {
     }
   }
 
-  const { lintSpec, bundleSpec, emitTypes, emitValidators, emitOperations, buildSite } = await loadSteps();
+  const { lintSpec, bundleSpec, emitTypes, emitValidators, emitOperations, emitReadme, buildSite } = await loadSteps();
   if (!outDir) rmSync(generatedDir, { recursive: true, force: true });
   console.log(`regenerating into ${outDir ?? 'generated/'}`);
+  // Path below generated/ -> the step that wrote it: the manifest's `producers` and the README's table.
+  const producers: Record<string, GeneratorStep> = { 'manifest.json': 'regenerate', 'README.md': 'readme' };
+  const emit = (step: GeneratorStep, file: string, content: string): void => {
+    writeFile(join(generatedDir, file), content);
+    producers[file] = step;
+  };
   for (const info of interfaces) {
-    const out = (file: string): string => join(generatedDir, info.name, file);
-    await timed(`${info.name}: lint`, () => lintSpec(`specs/${info.name}/openapi.yaml`));
-    const document = await timed(`${info.name}: bundle`, () => bundleSpec(`specs/${info.name}/openapi.yaml`));
-    writeFile(out('openapi.json'), stableJson(document));
-    const types = await timed(`${info.name}: types (openapi-typescript)`, () => emitTypes(document));
-    writeFile(out('types.ts'), types);
-    const validators = await timed(`${info.name}: validators (ajv)`, () => emitValidators(document, info.name));
-    writeFile(out('validators.js'), validators.code);
-    writeFile(out('validators.d.ts'), validators.declarations);
-    const operations = await timed(`${info.name}: operations (ts-morph)`, () => emitOperations(document, info.identifier));
-    writeFile(out('operations.ts'), operations);
+    const source = `specs/${info.name}/openapi.yaml`;
+    const out = (file: string): string => `${info.name}/${file}`;
+    await timed(`${info.name}: lint`, () => lintSpec(source));
+    const document = await timed(`${info.name}: bundle`, () => bundleSpec(source));
+    emit('bundle', out('openapi.json'), stableJson(document));
+    const types = await timed(`${info.name}: types (openapi-typescript)`, () => emitTypes(document, source));
+    emit('types', out('types.ts'), types);
+    const validators = await timed(`${info.name}: validators (ajv)`, () => emitValidators(document, info.name, source));
+    emit('validators', out('validators.js'), validators.code);
+    emit('validators', out('validators.d.ts'), validators.declarations);
+    const operations = await timed(`${info.name}: operations (ts-morph)`, () => emitOperations(document, info.identifier, source));
+    emit('operations', out('operations.ts'), operations);
   }
+  emit('readme', 'README.md', emitReadme(producers));
 
   if (!outDir) {
-    const manifest: Manifest = { tools: toolVersions(), inputs: currentInputs(), outputs: hashOutputs() };
+    const manifest: Manifest = {
+      tools: toolVersions(),
+      inputs: currentInputs(),
+      outputs: hashOutputs(),
+      producers: Object.fromEntries(
+        Object.keys(producers)
+          .sort()
+          .map((file) => [`generated/${file}`, producers[file]!]),
+      ),
+    };
     writeFile(manifestPath, stableJson(manifest));
     if (!flag('--no-docs'))
       console.log((await buildSite(siteDir, { force: flag('--force'), log: console.log })) ? 'site/ built' : 'site/ is up to date');

@@ -3,7 +3,7 @@
  * `client.<group>.<name>(args)` for every operationId `<group>.<name>`.
  */
 import { IndentationText, Project, QuoteKind, VariableDeclarationKind, type CodeBlockWriter, type SourceFile } from 'ts-morph';
-import { generatedBanner } from '../lib.js';
+import { bannerFor } from '../lib.js';
 import type { OperationInfo, PagingStyle } from '../../src/runtime/contract.js';
 import { isObject, operationsOf, resolveLocal, webhooksOf, type Json, type JsonObject, type OperationModel } from '../openapi-model.js';
 
@@ -248,7 +248,13 @@ function emitMessages(file: SourceFile, rows: readonly OperationRow[]): void {
 /** Where generated/<interface>/operations.ts finds the runtime's contract types (imported type-only). */
 export const defaultContractModule = '../../src/runtime/contract.js';
 
-export function emitOperations(document: JsonObject, identifier: string, contractModule: string = defaultContractModule): string {
+/** `source`: the spec the document was bundled from, named in the banner (regenerate always names it). */
+export function emitOperations(
+  document: JsonObject,
+  identifier: string,
+  source = 'specs/',
+  contractModule: string = defaultContractModule,
+): string {
   const rows = operationsOf(document).map((model) => rowOf(document, model));
   const Name = identifier[0]!.toUpperCase() + identifier.slice(1);
   const project = new Project({
@@ -256,7 +262,7 @@ export function emitOperations(document: JsonObject, identifier: string, contrac
     manipulationSettings: { indentationText: IndentationText.TwoSpaces, quoteKind: QuoteKind.Double },
   });
   const file = project.createSourceFile('operations.ts');
-  file.addStatements(`/* ${generatedBanner} */`);
+  file.addStatements(`/* ${bannerFor('operations', source)} */`);
   const needsComponents =
     webhooksOf(document).length > 0 || operationsOf(document).some((o) => typeof o.operation['x-message'] === 'string');
   file.addImportDeclaration({

@@ -4,7 +4,7 @@
  */
 import openapiTS, { astToString, tsLiteral, tsUnion, type SchemaObject } from 'openapi-typescript';
 import ts from 'typescript';
-import { generatedBanner } from '../lib.js';
+import { bannerFor } from '../lib.js';
 import type { JsonObject } from '../openapi-model.js';
 
 const openString = ts.factory.createIntersectionTypeNode([
@@ -12,7 +12,8 @@ const openString = ts.factory.createIntersectionTypeNode([
   ts.factory.createTypeLiteralNode([]),
 ]);
 
-export async function emitTypes(document: JsonObject): Promise<string> {
+/** `source`: the spec the document was bundled from, named in the banner (regenerate always names it). */
+export async function emitTypes(document: JsonObject, source = 'specs/'): Promise<string> {
   const ast = await openapiTS(structuredClone(document) as never, {
     alphabetize: false,
     defaultNonNullable: false,
@@ -25,5 +26,5 @@ export async function emitTypes(document: JsonObject): Promise<string> {
       return nullable ? tsUnion([union, ts.factory.createLiteralTypeNode(ts.factory.createNull())]) : union;
     },
   });
-  return `/* ${generatedBanner} */\n\n${astToString(ast)}`;
+  return `/* ${bannerFor('types', source)} */\n\n${astToString(ast)}`;
 }

@@ -10,7 +10,7 @@ import ajvStandalone from 'ajv/dist/standalone/index.js';
 const addFormats = ajvFormatsPlugin.default;
 const standaloneCode = ajvStandalone.default;
 import { ajvFormats as contratoFormats } from '../../src/formats/registry.js';
-import { generatedBanner, identifierOf } from '../lib.js';
+import { bannerFor, identifierOf } from '../lib.js';
 import { isObject, operationsOf, type Json, type JsonObject, type OperationModel } from '../openapi-model.js';
 
 const schemaMapKeywords = ['properties', 'patternProperties', '$defs', 'dependentSchemas'];
@@ -117,7 +117,13 @@ export function createAjv(): Ajv2020 {
   return ajv;
 }
 
-export function emitValidators(document: JsonObject, interfaceName: string): { code: string; declarations: string; names: ValidatorNames } {
+/** `source`: the spec the document was bundled from, named in the banners (regenerate always names it). */
+export function emitValidators(
+  document: JsonObject,
+  interfaceName: string,
+  source = 'specs/',
+): { code: string; declarations: string; names: ValidatorNames } {
+  const banner = `/* ${bannerFor('validators', source)} */`;
   const base = `https://contrato.invalid/${interfaceName}`;
   const componentsId = `${base}/components`;
   const ajv = createAjv();
@@ -197,9 +203,9 @@ export function emitValidators(document: JsonObject, interfaceName: string): { c
     `export const patternDescriptions = ${JSON.stringify(Object.fromEntries([...patterns].sort()), null, 2)};`,
   ].join('\n');
 
-  const code = `/* ${generatedBanner} */\n// @ts-nocheck\n${formatsImport}\n${standalone}\n${table}\n`;
+  const code = `${banner}\n// @ts-nocheck\n${formatsImport}\n${standalone}\n${table}\n`;
   const dts = [
-    `/* ${generatedBanner} */`,
+    banner,
     'import type { ErrorObject } from "ajv";',
     'import type { components, operations } from "./types.js";',
     '',

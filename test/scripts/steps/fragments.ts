@@ -9,6 +9,9 @@ import { pathToFileURL } from 'node:url';
 import { projectRoot } from '../../../scripts/lib.js';
 import type { JsonObject } from '../../../scripts/openapi-model.js';
 
+/** The spec a fragment stands for, as the steps name it in their banners. */
+export const fragmentSource = 'specs/fragment/openapi.yaml';
+
 /** A complete document around a fragment: `paths`, `components`, `security`, `webhooks` as given. */
 export function documentOf(fragment: JsonObject): JsonObject {
   return { openapi: '3.1.0', info: { title: 'Fragment', version: '1.0.0' }, paths: {}, ...fragment };
