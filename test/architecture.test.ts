@@ -6,6 +6,7 @@ import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../scripts/lib.js';
+import { definitions } from '../src/interfaces.js';
 
 const source = join(projectRoot, 'src');
 const filesBelow = (dir: string): string[] =>
@@ -71,5 +72,22 @@ describe('architecture of src/', () => {
 
   it('keeps the runtime free of interfaces, rules and the CLI', () => {
     expect([...(folderGraph().get('runtime') ?? [])].sort()).toEqual(['formats']);
+  });
+
+  it('names no interface inside src/runtime: what differs comes from the tables and the definitions', () => {
+    const names = definitions.flatMap((definition) => [
+      definition.name,
+      ...definition.documents.flatMap((document) => [document.name, document.identifier]),
+    ]);
+    const pattern = new RegExp(`(?<![\\w-])(${[...new Set(names)].map((name) => name.replace(/[-]/g, '\\-')).join('|')})(?![\\w-])`, 'i');
+    // The check itself works: it sees a name in running text, and not inside another word.
+    expect([pattern.test('the core-banking limits'), pattern.test('the API Pix'), pattern.test('pixels')]).toEqual([true, true, false]);
+    const runtime = join(source, 'runtime');
+    const mentions = [...filesBelow(runtime), join(runtime, 'README.md')].flatMap((file) =>
+      readFileSync(file, 'utf8')
+        .split('\n')
+        .flatMap((line, index) => (pattern.test(line) ? [`${relative(projectRoot, file)}:${index + 1}: ${line.trim()}`] : [])),
+    );
+    expect(mentions).toEqual([]);
   });
 });

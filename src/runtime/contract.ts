@@ -59,9 +59,9 @@ export interface OperationInfo {
     readonly position: string;
     readonly size: string;
     readonly defaultSize: number | null;
-    /** Position of the first page: the first page number (1 on interfaces A and D, 0 on the API Pix), 0 for offsets. */
+    /** Position of the first page: the first page number (x-pagination `firstPage`, default 1), 0 for offsets. */
     readonly firstPage: number;
-    /** Member of a page holding its items (`data`, `cobs`, `pix`, ...). */
+    /** Member of a page holding its items (x-pagination `items`, default `data`). */
     readonly items: string;
     /** Dotted path of the page's paging information (`meta`, `parametros.paginacao`). */
     readonly meta: string;
