@@ -9,16 +9,15 @@ import { pointerTokens } from '../src/runtime/json-pointer.js';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
+import { definitions, interfaces } from '../src/interfaces.js';
 import { projectRoot } from './lib.js';
 
 type Json = Record<string, any>;
-const letters: Record<string, string> = { A: 'accounts', B: 'pix', C: 'messages', D: 'core-banking' };
-const titles: Record<string, string> = {
-  A: 'Accounts API (A)',
-  B: 'Pix receiving API (B)',
-  C: 'Pix message exchange API (C)',
-  D: 'Core banking API (D)',
-};
+// The interfaces by the letter the interface specification gives them, from their definitions.
+const letters: Record<string, string> = Object.fromEntries(definitions.map((definition) => [definition.letter, definition.name]));
+const titles: Record<string, string> = Object.fromEntries(
+  definitions.map((definition) => [definition.letter, `${definition.title} (${definition.letter})`]),
+);
 const enforcements = ['schema', 'code', 'runtime', 'not-checkable'] as const;
 
 interface Entry {
@@ -53,7 +52,7 @@ export function computeCoverage(options: { root?: string; trace?: Json } = {}): 
   const inventory = JSON.parse(readFileSync(join(root, 'specs/inventory.json'), 'utf8')) as Json;
   const trace = options.trace ?? (parse(readFileSync(join(root, 'specs/traceability.yaml'), 'utf8')) as Json);
   const bundles = new Map<string, Json>();
-  for (const name of ['accounts', 'pix', 'pix-location', 'messages', 'core-banking'])
+  for (const { name } of interfaces)
     bundles.set(name, JSON.parse(readFileSync(join(root, 'generated', name, 'openapi.json'), 'utf8')) as Json);
   const testText = new Map<string, string>();
   const readTest = (file: string): string | undefined => {

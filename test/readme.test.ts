@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../scripts/lib.js';
 import { startMock, type RunningServer } from '../src/cli/servers.js';
 import { freePort } from './helpers/ports.js';
+import { addressVariableOf, definitions } from './helpers/interfaces.js';
 
 const run = promisify(execFile);
 const readme = readFileSync(join(projectRoot, 'README.md'), 'utf8');
@@ -28,7 +29,7 @@ const shellCommands = [...readme.matchAll(/<!-- readme-shell: ([a-z-]+) -->\n```
 );
 const tsxLoader = import.meta.resolve('tsx');
 /** The variables the examples read their addresses from, and the mock each one names. */
-const addressVariables = { ACCOUNTS_URL: 'accounts', PIX_URL: 'pix', MESSAGES_URL: 'messages', CORE_BANKING_URL: 'core-banking' } as const;
+const addressVariables = Object.fromEntries(definitions.map((definition) => [addressVariableOf(definition.name), definition.name]));
 const userFolder = mkdtempSync(join(tmpdir(), 'contrato-readme-'));
 const mocks: RunningServer[] = [];
 const environment: Record<string, string> = {};
@@ -89,7 +90,7 @@ const userEnvironment = (): NodeJS.ProcessEnv => ({
 
 describe('README', () => {
   it('has an example for each interface and for the events, and the certificate command', () => {
-    expect(examples.map((example) => example.name)).toEqual(['accounts', 'pix', 'messages', 'core-banking', 'events']);
+    expect(examples.map((example) => example.name)).toEqual([...definitions.map((definition) => definition.name), 'events']);
     expect(shellCommands).toEqual(['npx contrato dev-certs']);
     // Each address variable is read by an example, so the examples do reach the mocks of this test.
     for (const variable of Object.keys(addressVariables)) expect(readme).toContain(`process.env.${variable} ??`);

@@ -59,7 +59,7 @@ export function landingPage(): string {
   const rows = interfaces
     .map(
       (info) =>
-        `<tr><td><a href="${info.name}.html">${info.title}</a></td><td>${info.letter}</td><td><code>contrato/${info.name === 'pix-location' ? 'pix' : info.name}</code></td><td>127.0.0.1:${info.mockPort}</td></tr>`,
+        `<tr><td><a href="${info.name}.html">${info.title}</a></td><td>${info.letter}</td><td><code>contrato/${info.interfaceName}</code></td><td>127.0.0.1:${info.mockPort}</td></tr>`,
     )
     .join('\n');
   return layout(

@@ -16,6 +16,7 @@ import { projectRoot } from '../../scripts/lib.js';
 import { startMock, type RunningServer } from '../../src/cli/servers.js';
 import { createTestPki, type TestPki } from '../helpers/certificates.js';
 import { freePort } from '../helpers/ports.js';
+import { addressVariableOf, definitions, findDefinition } from '../helpers/interfaces.js';
 
 const require = createRequire(import.meta.url);
 const execFileAsync = promisify(execFile);
@@ -127,7 +128,8 @@ describe('the packed contrato', () => {
   }, 120_000);
 
   it('runs the consumer against the mocks of all four interfaces', async () => {
-    const ports = { ACCOUNTS_URL: 'accounts', PIX_URL: 'pix', MESSAGES_URL: 'messages', CORE_BANKING_URL: 'core-banking' } as const;
+    // ACCOUNTS_URL, PIX_URL, …: one address per interface, as the README's examples read them.
+    const ports = Object.fromEntries(definitions.map((definition) => [addressVariableOf(definition.name), definition.name]));
     const env: Record<string, string> = {};
     for (const [variable, name] of Object.entries(ports)) {
       const mock = await startMock(name, await freePort());
@@ -213,7 +215,7 @@ describe('the packed contrato', () => {
     expect(attw.status, attw.stdout + attw.stderr).toBe(0);
   }, 120_000);
 
-  it.each(['accounts', 'pix', 'messages', 'core-banking', 'events', 'formats'])(
+  it.each([...definitions.map((definition) => definition.name), 'events', 'formats'])(
     'bundling contrato/%s pulls in no other interface',
     async (subpath) => {
       const result = await build({
@@ -229,8 +231,9 @@ describe('the packed contrato', () => {
       const generated = Object.keys(result.metafile.inputs)
         .map((input) => /generated\/([^/]+)\//.exec(input)?.[1])
         .filter((name): name is string => name !== undefined);
-      const own =
-        subpath === 'events' ? ['accounts'] : subpath === 'pix' ? ['pix', 'pix-location'] : subpath === 'formats' ? [] : [subpath];
+      // An interface's own documents; events read the webhooks of the interface that declares them.
+      const documentsOf = (name: string) => findDefinition(name)?.documents.map((document) => document.name) ?? [];
+      const own = subpath === 'events' ? documentsOf('accounts') : documentsOf(subpath);
       expect([...new Set(generated)].filter((name) => !own.includes(name))).toEqual([]);
     },
   );
