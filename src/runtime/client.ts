@@ -58,7 +58,7 @@ function nearest(name: string, known: readonly string[]): string | undefined {
     return row[b.length]!;
   };
   const best = [...known].sort((a, b) => distance(name, a) - distance(name, b))[0];
-  return best !== undefined && distance(name, best) <= Math.max(2, Math.floor(name.length / 3)) ? best : undefined;
+  return best !== undefined && distance(name, best) <= Math.max(2, Math.floor(name.length / 2)) ? best : undefined;
 }
 
 /** Refuses an option the client does not know: a misspelt `responseValidaton` must not pass silently. */
