@@ -4,6 +4,7 @@
  * 128 on CaaS). 32 random letters and digits fit every one of them; the length adapts to the limits.
  */
 import { randomInt } from 'node:crypto';
+import { ConfigurationError } from './errors.js';
 
 export interface IdempotencyKeyRule {
   readonly header: string;
@@ -19,7 +20,7 @@ export function generateIdempotencyKey(rule: IdempotencyKeyRule): string {
   let key = '';
   for (let index = 0; index < length; index += 1) key += alphabet[randomInt(alphabet.length)];
   if (rule.pattern && !new RegExp(rule.pattern).test(key)) {
-    throw new Error(`cannot generate a key for ${rule.header} matching ${rule.pattern}; pass one with { idempotencyKey }`);
+    throw new ConfigurationError(`cannot generate a key for ${rule.header} matching ${rule.pattern}; pass one with { idempotencyKey }`);
   }
   return key;
 }

@@ -89,8 +89,13 @@ export function contextOf(call: Pick<Call, 'info' | 'state'>): CallContext {
 export function compose(steps: readonly Step[]): Next {
   const run = (index: number, call: Call): Promise<Outcome> => {
     const step = steps[index];
-    if (!step) throw new Error('the pipeline ended without a step that sends the request');
-    return step.run(call, (next) => run(index + 1, next));
+    if (!step) return Promise.reject(new Error('the pipeline ended without a step that sends the request'));
+    // A step that throws before its first await still ends as a rejected promise.
+    try {
+      return step.run(call, (next) => run(index + 1, next));
+    } catch (error) {
+      return Promise.reject(error);
+    }
   };
   return (call) => run(0, call);
 }

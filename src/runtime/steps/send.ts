@@ -76,13 +76,17 @@ export async function buildRequest(baseUrl: string, call: Call): Promise<Outgoin
     querySerializer,
     pathSerializer: defaultPathSerializer,
   });
-  const headers: Record<string, string> = { ...call.options?.headers, ...call.headers };
+  // Header names are case-insensitive: a later source replaces an earlier one whatever its spelling.
+  const merged = new Map<string, [name: string, value: string]>();
+  const put = (name: string, value: string): void => void merged.set(name.toLowerCase(), [name, value]);
+  for (const [name, value] of Object.entries({ ...call.options?.headers })) put(name, value);
+  for (const [name, value] of Object.entries(call.headers)) put(name, value);
   for (const [name, value] of Object.entries(args.header ?? {})) {
-    if (value !== undefined && value !== null) headers[name] = Array.isArray(value) ? value.join(', ') : String(value);
+    if (value !== undefined && value !== null) put(name, Array.isArray(value) ? value.join(', ') : String(value));
   }
   const { body, contentType } = await serializedBody(info, args.body);
-  if (contentType && !Object.keys(headers).some((name) => name.toLowerCase() === 'content-type')) headers['content-type'] = contentType;
-  return { method: info.method.toUpperCase(), url, headers, body, signal: call.signal };
+  if (contentType && !merged.has('content-type')) put('content-type', contentType);
+  return { method: info.method.toUpperCase(), url, headers: Object.fromEntries(merged.values()), body, signal: call.signal };
 }
 
 /** The body of an answer: nothing for 204, HEAD or an empty declared length; JSON, or text for a JWS; an error body as JSON when it is. */
