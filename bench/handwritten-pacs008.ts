@@ -94,8 +94,10 @@ export function validatePacs008(message: unknown): string[] {
     if (!Array.isArray(m.informacoesValor)) errors.push('/informacoesValor: invalid');
     else
       m.informacoesValor.forEach((item: unknown, index: number) => {
-        if (typeof item !== 'object' || item === null || Array.isArray(item))
-          return void errors.push(`/informacoesValor/${index}: invalid`);
+        if (typeof item !== 'object' || item === null || Array.isArray(item)) {
+          errors.push(`/informacoesValor/${index}: invalid`);
+          return;
+        }
         const part = item as Record<string, unknown>;
         for (const name in part) if (name !== 'valor' && name !== 'tipo') errors.push(`/informacoesValor/${index}/${name}: unknown`);
         if (typeof part.valor !== 'number' || !(part.valor > 0)) errors.push(`/informacoesValor/${index}/valor: invalid`);

@@ -5,6 +5,7 @@
  */
 import { pointerTokens } from './runtime/json-pointer.js';
 
+// biome-ignore lint/suspicious/noExplicitAny: a bundled OpenAPI document is walked member by member; its shape is checked where it matters.
 type Json = Record<string, any>;
 
 export const httpMethods = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'] as const;
@@ -23,7 +24,10 @@ export function resolveLocalRef(document: Json, value: unknown): Json {
   while (current && typeof current === 'object' && typeof current.$ref === 'string' && current.$ref.startsWith('#/')) {
     if (seen.has(current.$ref)) return {};
     seen.add(current.$ref);
-    current = pointerTokens(current.$ref.slice(1)).reduce((node: any, key: string) => node?.[key], document);
+    current = pointerTokens(current.$ref.slice(1)).reduce<Json | undefined>(
+      (node, key) => node?.[key] as Json | undefined,
+      document,
+    ) as Json;
   }
   return (current ?? {}) as Json;
 }

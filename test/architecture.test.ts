@@ -27,7 +27,7 @@ function folderGraph(): Map<string, Set<string>> {
     graph.set(from, targets);
     for (const match of readFileSync(file, 'utf8').matchAll(/(?:from|import)\s*\(?\s*'(\.[^']+)'/g)) {
       const target = resolve(dirname(file), match[1]!);
-      if (target.startsWith(source + '/') && folderOf(target) !== from) targets.add(folderOf(target));
+      if (target.startsWith(`${source}/`) && folderOf(target) !== from) targets.add(folderOf(target));
     }
   }
   return graph;

@@ -9,6 +9,7 @@ import { Marked, marked } from 'marked';
 import { bundleOperations } from '../bundle-operations.js';
 import { interfaces } from '../interfaces.js';
 
+// biome-ignore lint/suspicious/noExplicitAny: a bundled OpenAPI document is walked member by member; its shape is checked where it matters.
 type Json = Record<string, any>;
 
 const style = `body { font: 16px/1.55 system-ui, sans-serif; max-width: 50rem; margin: 0 auto; padding: 1rem 1.25rem 4rem; color: #1d2433; }

@@ -149,7 +149,7 @@ export function parseBrCode(code: string): BrCodeResult {
   };
 
   const last = fields.at(-1);
-  if (!last || last.id !== '63') issues.push({ tag: '63', message: 'the CRC (field 63) must be the last field' });
+  if (last?.id !== '63') issues.push({ tag: '63', message: 'the CRC (field 63) must be the last field' });
   else if (!/^[0-9A-Fa-f]{4}$/.test(last.value)) issues.push({ tag: '63', message: 'the CRC is 4 hexadecimal characters' });
   else {
     const expected = crc16(code.slice(0, -4));

@@ -9,6 +9,7 @@
 
 import { bundleOperations, resolveLocalRef, type BundleOperation } from '../bundle-operations.js';
 
+// biome-ignore lint/suspicious/noExplicitAny: a bundled OpenAPI document is walked member by member; its shape is checked where it matters.
 type Json = Record<string, any>;
 
 export type Classification = 'breaking' | 'compatible';

@@ -78,9 +78,9 @@ export const reductionsBelowOriginal: CrossFieldCheck = {
     const byAmount = discountByAmount.has(Number(desconto.modalidade));
     if (desconto.valorPerc !== undefined) checkValue('/body/valor/desconto/valorPerc', desconto.valorPerc, byAmount);
     if (Array.isArray(desconto.descontoDataFixa)) {
-      desconto.descontoDataFixa.forEach((entry, index) =>
-        checkValue(`/body/valor/desconto/descontoDataFixa/${index}/valorPerc`, asRecord(entry).valorPerc, byAmount),
-      );
+      desconto.descontoDataFixa.forEach((entry, index) => {
+        checkValue(`/body/valor/desconto/descontoDataFixa/${index}/valorPerc`, asRecord(entry).valorPerc, byAmount);
+      });
     }
     return issues;
   },

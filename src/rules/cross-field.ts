@@ -5,7 +5,7 @@
  * that returns issues carrying its name as the rule; the client runs them before sending (after the
  * schema passed) and so does `contrato validate`.
  */
-import type { CheckContext, CheckedRequest, CrossFieldCheck } from '../runtime/cross-field.js';
+import type { CrossFieldCheck } from '../runtime/cross-field.js';
 import type { ValidationIssue } from '../runtime/errors.js';
 
 // The contract lives in the runtime (which imports nothing from here); re-exported for the rule modules.

@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../scripts/lib.js';
 import { brcodeCommand, readUpTo } from '../../src/cli/format-commands.js';
 import { buildBrCode } from '../../src/formats/brcode.js';
-import { formats } from '../../src/formats/registry.js';
+import type { formats } from '../../src/formats/registry.js';
 import { codeOfLength, emvMaximum, garbledCode } from '../formats/brcode-samples.js';
 
 /** A run that floods or hangs is cut at 10 s (status null) rather than stalling the suite. */

@@ -88,9 +88,11 @@ async function visit(
       );
     if (found) shown.push(id);
     // Its own section says so, with its own reason (the sidebar's "[Provisional]" alone would not prove it).
+    // biome-ignore lint/performance/useDomNodeTextContent: Playwright's page.innerText (the rendered text), not a DOM node's.
     if (found && provisional && (await tab.innerText('body')).includes(`Provisional — ${(reason ?? '').slice(0, 40)}`))
       markedProvisional.push(id);
   }
+  // biome-ignore lint/performance/useDomNodeTextContent: Playwright's page.innerText (the rendered text), not a DOM node's.
   const result = { text: await tab.innerText('body'), html: await tab.content(), links, shown, markedProvisional, errors, external };
   await context.close();
   return result;

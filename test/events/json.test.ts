@@ -16,6 +16,7 @@ describe('stringifyIteratively', () => {
   });
 
   it('equals JSON.stringify for values JSON.stringify has rules for: undefined, functions, toJSON, holes, boxed values, NaN', () => {
+    // biome-ignore lint/suspicious/noSparseArray: a hole is what this case tests.
     const sparse = [1, , 3];
     const value = {
       a: undefined,

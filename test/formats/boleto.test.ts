@@ -127,7 +127,7 @@ describe('collection (concessionária) slips', () => {
   });
 
   it.each([
-    { given: 'identifier 5', code: '835' + '0'.repeat(45), want: /third digit/ },
+    { given: 'identifier 5', code: `835${'0'.repeat(45)}`, want: /third digit/ },
     { given: 'not starting with 8', code: '7'.repeat(48), want: /starts with 8/ },
     { given: '47 digits', code: '8'.repeat(47), want: /48 digits/ },
   ])('$given -> invalid', ({ code, want }) => {

@@ -33,7 +33,7 @@ describe.each([
     check: checkTxid,
     cases: [
       { given: 'a'.repeat(26), want: 'valid' },
-      { given: 'Z9'.repeat(17) + 'x', want: 'valid' },
+      { given: `${'Z9'.repeat(17)}x`, want: 'valid' },
       { given: 'a'.repeat(25), want: /26 to 35 letters or digits/ },
       { given: 'a'.repeat(36), want: /26 to 35/ },
       { given: `${'a'.repeat(25)}-`, want: /letters or digits/ },

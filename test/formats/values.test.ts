@@ -1,5 +1,5 @@
 /** Amount strings, IBGE municipality codes and IPv4 addresses or CIDR ranges. */
-import { describe, expect, it } from 'vitest';
+import { describe, it } from 'vitest';
 import { expectFormat as expectResult, type FormatCase as Case } from '../helpers/format-cases.js';
 import { checkBrlAmount, checkDecimal, checkIbgeMunicipality, checkIpv4OrCidr } from '../../src/formats/values.js';
 

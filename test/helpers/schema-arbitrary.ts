@@ -347,7 +347,8 @@ export function mutationsOf(schema: Json, instance: unknown, document: JsonObjec
     }
   }
   if (Array.isArray(value) && schema.items !== undefined) {
-    value.forEach((_item, index) => mutations.push(...mutationsOf(schema.items!, instance, document, [...path, String(index)])));
+    for (let index = 0; index < value.length; index += 1)
+      mutations.push(...mutationsOf(schema.items!, instance, document, [...path, String(index)]));
   }
   return mutations;
 }

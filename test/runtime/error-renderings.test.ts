@@ -147,8 +147,10 @@ const json = (response: ServerResponse, status: number, body: unknown, contentTy
 /** The token endpoints of core-banking and pix answer with the token; everything else goes to `answer`. */
 function platform(answer: (request: RecordedRequest, response: ServerResponse) => void) {
   return (request: RecordedRequest, response: ServerResponse): void => {
-    if (request.path === '/auth/token' || request.path === '/oauth/token')
-      return json(response, 200, { access_token: accessToken, token_type: 'Bearer', expires_in: 3600 });
+    if (request.path === '/auth/token' || request.path === '/oauth/token') {
+      json(response, 200, { access_token: accessToken, token_type: 'Bearer', expires_in: 3600 });
+      return;
+    }
     answer(request, response);
   };
 }

@@ -5,7 +5,7 @@
  * executed exactly once, every call ends in a result or a typed error, and retries stay within budget.
  */
 import { describe, expect, it } from 'vitest';
-import { ConnectionError, ContratoError, createCoreBankingClient, HttpError } from '../../src/core-banking/index.js';
+import { ConnectionError, type ContratoError, createCoreBankingClient, HttpError } from '../../src/core-banking/index.js';
 import { sendJson, startLoopbackServer } from '../helpers/loopback.js';
 import { seededRandom } from '../helpers/seeded.js';
 

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   AuthError,
   ConnectionError,
-  ContratoError,
+  type ContratoError,
   createCoreBankingClient,
   HttpError,
   TimeoutError,
@@ -117,7 +117,7 @@ describe('a payment whose server commits and then fails', () => {
   });
 
   it('a keyed call that fails at the token step keeps its operation, attempts and key', async () => {
-    const platform = await startLoopbackServer((request, response) =>
+    const platform = await startLoopbackServer((_request, response) =>
       sendJson(response, 503, { title: 'Unavailable', status: 503 }, 'application/problem+json'),
     );
     try {

@@ -15,8 +15,9 @@ import { interfaces } from '../../src/interfaces.js';
 function specPatterns(): { where: string; pattern: string }[] {
   const found: { where: string; pattern: string }[] = [];
   const visit = (value: Json, where: string): void => {
-    if (Array.isArray(value)) value.forEach((item, index) => visit(item, `${where}/${index}`));
-    else if (isObject(value)) {
+    if (Array.isArray(value)) {
+      for (const [index, item] of value.entries()) visit(item, `${where}/${index}`);
+    } else if (isObject(value)) {
       for (const [key, child] of Object.entries(value)) {
         if (key === 'pattern' && typeof child === 'string') found.push({ where, pattern: child });
         else visit(child, `${where}/${key}`);

@@ -70,7 +70,7 @@ interface Case {
   readonly want: 'valid' | RegExp;
 }
 
-const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 function casesOf(message: string): Case[] {
   const schema = schemaFile(message);
@@ -84,12 +84,12 @@ function casesOf(message: string): Case[] {
       message,
       given: `without ${name} (required)`,
       document,
-      want: new RegExp(`${escape(name)}.*required|required.*${escape(name)}`),
+      want: new RegExp(`${escapeRegExp(name)}.*required|required.*${escapeRegExp(name)}`),
     });
   }
   for (const [name, raw] of Object.entries((schema.properties ?? {}) as Record<string, Schema>)) {
     const property = resolved(schema, raw);
-    const pointer = new RegExp(`^/${escape(name)}: `, 'm');
+    const pointer = new RegExp(`^/${escapeRegExp(name)}: `, 'm');
     if (Array.isArray(property.enum)) {
       for (const value of property.enum) {
         const document = { ...withValue(name, value), ...companions[message]?.[name]?.[String(value)] };
