@@ -2,7 +2,7 @@
  * A typed view of the bundled OpenAPI document, shared by the steps that emit validators and the
  * operation table: resolves local $refs, merges path-level and operation-level parameters.
  */
-import { httpMethods } from '../src/bundle-operations.js';
+import { bundleOperations, httpMethods } from '../src/bundle-operations.js';
 import { pointerTokens } from '../src/runtime/json-pointer.js';
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -119,103 +119,97 @@ function exampleNamesOf(media: JsonObject): string[] {
 
 export function operationsOf(document: JsonObject): OperationModel[] {
   const result: OperationModel[] = [];
-  const paths = isObject(document.paths) ? document.paths : {};
   const globalSecurity = document.security;
-  for (const [path, rawItem] of Object.entries(paths)) {
-    const item = resolveLocal(document, rawItem);
-    if (!isObject(item)) continue;
-    for (const method of httpMethods) {
-      const operation = item[method];
-      if (!isObject(operation)) continue;
-      const operationId = String(operation.operationId ?? '');
-      if (!operationId) throw new Error(`${method.toUpperCase()} ${path} has no operationId`);
+  // Which operations a bundle holds is read by the package's own reader, the one the mocks and docs use.
+  for (const { path, method, pathItem: item, operation } of bundleOperations(document)) {
+    const operationId = String(operation.operationId ?? '');
+    if (!operationId) throw new Error(`${method.toUpperCase()} ${path} has no operationId`);
 
-      const byKey = new Map<string, ParameterModel>();
-      for (const list of [item.parameters, operation.parameters]) {
-        if (!Array.isArray(list)) continue;
-        for (const raw of list) {
-          const parameter = resolveLocal(document, raw);
-          if (!isObject(parameter)) continue;
-          const schema = isObject(parameter.schema) ? parameter.schema : {};
-          const named = isObject(parameter.examples) ? Object.values(parameter.examples)[0] : undefined;
-          const model: ParameterModel = {
-            name: String(parameter.name),
-            in: parameter.in as ParameterModel['in'],
-            required: parameter.required === true || parameter.in === 'path',
-            schema,
-            example: parameter.example ?? (isObject(named) ? named.value : undefined) ?? exampleOfSchema(document, schema),
-          };
-          byKey.set(`${model.in}:${model.name.toLowerCase()}`, model);
-        }
+    const byKey = new Map<string, ParameterModel>();
+    for (const list of [item.parameters, operation.parameters]) {
+      if (!Array.isArray(list)) continue;
+      for (const raw of list) {
+        const parameter = resolveLocal(document, raw);
+        if (!isObject(parameter)) continue;
+        const schema = isObject(parameter.schema) ? parameter.schema : {};
+        const named = isObject(parameter.examples) ? Object.values(parameter.examples)[0] : undefined;
+        const model: ParameterModel = {
+          name: String(parameter.name),
+          in: parameter.in as ParameterModel['in'],
+          required: parameter.required === true || parameter.in === 'path',
+          schema,
+          example: parameter.example ?? (isObject(named) ? named.value : undefined) ?? exampleOfSchema(document, schema),
+        };
+        byKey.set(`${model.in}:${model.name.toLowerCase()}`, model);
       }
+    }
 
-      let requestBody: OperationModel['requestBody'] = null;
-      const body = resolveLocal(document, operation.requestBody);
-      if (isObject(body)) {
-        const json = jsonMedia(body.content) ?? formMedia(body.content);
-        if (json && isObject(json.media.schema)) {
-          requestBody = {
-            mediaType: json.mediaType,
-            schema: json.media.schema,
-            required: body.required === true,
-            exampleNames: exampleNamesOf(json.media),
-          };
-        }
+    let requestBody: OperationModel['requestBody'] = null;
+    const body = resolveLocal(document, operation.requestBody);
+    if (isObject(body)) {
+      const json = jsonMedia(body.content) ?? formMedia(body.content);
+      if (json && isObject(json.media.schema)) {
+        requestBody = {
+          mediaType: json.mediaType,
+          schema: json.media.schema,
+          required: body.required === true,
+          exampleNames: exampleNamesOf(json.media),
+        };
       }
+    }
 
-      const responses: ResponseModel[] = [];
-      const rawResponses = isObject(operation.responses) ? operation.responses : {};
-      for (const [status, rawResponse] of Object.entries(rawResponses)) {
-        const response = resolveLocal(document, rawResponse);
-        // JSON first; otherwise the one media type a response declares (a JWS of the payload locations).
-        const json = isObject(response) ? (jsonMedia(response.content) ?? soleMedia(response.content)) : null;
-        responses.push({
-          status,
-          mediaType: json?.mediaType ?? null,
-          schema: json && isObject(json.media.schema) ? json.media.schema : null,
-          exampleNames: json ? exampleNamesOf(json.media) : [],
-        });
-      }
-
-      const security = operation.security ?? globalSecurity;
-      const scopes = new Set<string>();
-      let secured = false;
-      let basicAuth = false;
-      let tokenHeader: string | null = null;
-      if (Array.isArray(security)) {
-        for (const requirement of security) {
-          if (!isObject(requirement)) continue;
-          for (const [scheme, list] of Object.entries(requirement)) {
-            // mutualTLS is satisfied by the transport; only token schemes need a bearer header.
-            const type = pointerGet(document, `/components/securitySchemes/${scheme}/type`);
-            const httpScheme = String(pointerGet(document, `/components/securitySchemes/${scheme}/scheme`) ?? '').toLowerCase();
-            if (type === 'http' && httpScheme === 'basic') basicAuth = true;
-            // An API key in a header is a token too (interface C's svc-token); the runtime says how it is sent.
-            const headerKey = type === 'apiKey' && pointerGet(document, `/components/securitySchemes/${scheme}/in`) === 'header';
-            if (type !== 'oauth2' && type !== 'openIdConnect' && !(type === 'http' && httpScheme === 'bearer') && !headerKey) continue;
-            if (headerKey) tokenHeader = String(pointerGet(document, `/components/securitySchemes/${scheme}/name`));
-            secured = true;
-            if (Array.isArray(list)) for (const scope of list) scopes.add(String(scope));
-          }
-        }
-      }
-
-      result.push({
-        operationId,
-        method,
-        path,
-        summary: String(operation.summary ?? ''),
-        description: String(operation.description ?? ''),
-        operation,
-        parameters: [...byKey.values()],
-        requestBody,
-        responses,
-        scopes: [...scopes],
-        secured,
-        basicAuth,
-        tokenHeader,
+    const responses: ResponseModel[] = [];
+    const rawResponses = isObject(operation.responses) ? operation.responses : {};
+    for (const [status, rawResponse] of Object.entries(rawResponses)) {
+      const response = resolveLocal(document, rawResponse);
+      // JSON first; otherwise the one media type a response declares (a JWS of the payload locations).
+      const json = isObject(response) ? (jsonMedia(response.content) ?? soleMedia(response.content)) : null;
+      responses.push({
+        status,
+        mediaType: json?.mediaType ?? null,
+        schema: json && isObject(json.media.schema) ? json.media.schema : null,
+        exampleNames: json ? exampleNamesOf(json.media) : [],
       });
     }
+
+    const security = operation.security ?? globalSecurity;
+    const scopes = new Set<string>();
+    let secured = false;
+    let basicAuth = false;
+    let tokenHeader: string | null = null;
+    if (Array.isArray(security)) {
+      for (const requirement of security) {
+        if (!isObject(requirement)) continue;
+        for (const [scheme, list] of Object.entries(requirement)) {
+          // mutualTLS is satisfied by the transport; only token schemes need a bearer header.
+          const type = pointerGet(document, `/components/securitySchemes/${scheme}/type`);
+          const httpScheme = String(pointerGet(document, `/components/securitySchemes/${scheme}/scheme`) ?? '').toLowerCase();
+          if (type === 'http' && httpScheme === 'basic') basicAuth = true;
+          // An API key in a header is a token too (interface C's svc-token); the runtime says how it is sent.
+          const headerKey = type === 'apiKey' && pointerGet(document, `/components/securitySchemes/${scheme}/in`) === 'header';
+          if (type !== 'oauth2' && type !== 'openIdConnect' && !(type === 'http' && httpScheme === 'bearer') && !headerKey) continue;
+          if (headerKey) tokenHeader = String(pointerGet(document, `/components/securitySchemes/${scheme}/name`));
+          secured = true;
+          if (Array.isArray(list)) for (const scope of list) scopes.add(String(scope));
+        }
+      }
+    }
+
+    result.push({
+      operationId,
+      method,
+      path,
+      summary: String(operation.summary ?? ''),
+      description: String(operation.description ?? ''),
+      operation,
+      parameters: [...byKey.values()],
+      requestBody,
+      responses,
+      scopes: [...scopes],
+      secured,
+      basicAuth,
+      tokenHeader,
+    });
   }
   return result;
 }
