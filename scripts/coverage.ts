@@ -12,8 +12,25 @@ import { parse } from 'yaml';
 import { definitions, interfaces } from '../src/interfaces.js';
 import { projectRoot } from './lib.js';
 
-// biome-ignore lint/suspicious/noExplicitAny: a bundled OpenAPI document is walked member by member; its shape is checked where it matters.
-type Json = Record<string, any>;
+/** A parsed JSON or YAML object (a bundle, the traceability); its members are `unknown` until read and checked. */
+type Json = Record<string, unknown>;
+
+/** What the check reads of specs/inventory.json: the items of the interface specification, by kind. */
+interface Inventory {
+  readonly operations: readonly { readonly id: string; readonly interface: string }[];
+  readonly rules: readonly { readonly id: string; readonly interface: string }[];
+  readonly shapes: readonly { readonly name: string; readonly interface: string }[];
+  readonly messages: readonly { readonly name: string }[];
+  readonly events: readonly { readonly type: string }[];
+  readonly notShown: readonly { readonly text: string; readonly seedSection: string }[];
+}
+
+/** An item the interface specification does not show, as specs/traceability.yaml accounts for it. */
+interface NotShownEntry {
+  readonly item?: string;
+  readonly section?: string | number;
+  readonly handling?: string;
+}
 // The interfaces by the letter the interface specification gives them, from their definitions.
 const letters: Record<string, string> = Object.fromEntries(definitions.map((definition) => [definition.letter, definition.name]));
 const titles: Record<string, string> = Object.fromEntries(
@@ -50,7 +67,7 @@ function pointerResolves(pointer: string, bundles: Map<string, Json>): boolean {
 /** `trace` replaces specs/traceability.yaml (tests break a copy on purpose). */
 export function computeCoverage(options: { root?: string; trace?: Json } = {}): Coverage {
   const root = options.root ?? projectRoot;
-  const inventory = JSON.parse(readFileSync(join(root, 'specs/inventory.json'), 'utf8')) as Json;
+  const inventory = JSON.parse(readFileSync(join(root, 'specs/inventory.json'), 'utf8')) as Inventory;
   const trace = options.trace ?? (parse(readFileSync(join(root, 'specs/traceability.yaml'), 'utf8')) as Json);
   const bundles = new Map<string, Json>();
   for (const { name } of interfaces)
@@ -83,25 +100,24 @@ export function computeCoverage(options: { root?: string; trace?: Json } = {}): 
   };
 
   const operations = (trace.operations ?? {}) as Record<string, Entry>;
-  for (const operation of inventory.operations as Json[]) checkEntry('operation', operation.id, operations[operation.id]);
+  for (const operation of inventory.operations) checkEntry('operation', operation.id, operations[operation.id]);
   const shapes = (trace.shapes ?? {}) as Record<string, Entry>;
-  for (const shape of inventory.shapes as Json[])
-    checkEntry('shape', `${shape.interface}.${shape.name}`, shapes[`${shape.interface}.${shape.name}`]);
+  for (const shape of inventory.shapes) checkEntry('shape', `${shape.interface}.${shape.name}`, shapes[`${shape.interface}.${shape.name}`]);
   const messages = (trace.messages ?? {}) as Record<string, Entry>;
-  for (const message of inventory.messages as Json[]) checkEntry('message', message.name, messages[message.name]);
+  for (const message of inventory.messages) checkEntry('message', message.name, messages[message.name]);
   const events = (trace.events ?? {}) as Record<string, Entry>;
-  for (const event of inventory.events as Json[]) checkEntry('event', event.type, events[event.type]);
+  for (const event of inventory.events) checkEntry('event', event.type, events[event.type]);
   const rules = (trace.rules ?? {}) as Record<string, Entry>;
-  for (const rule of inventory.rules as Json[]) checkEntry('rule', rule.id, rules[rule.id], { rule: true });
-  const notShown = (trace.notShown ?? []) as Json[];
-  (inventory.notShown as Json[]).forEach((item, index) => {
+  for (const rule of inventory.rules) checkEntry('rule', rule.id, rules[rule.id], { rule: true });
+  const notShown = (trace.notShown ?? []) as NotShownEntry[];
+  inventory.notShown.forEach((item, index) => {
     const entry = notShown.find((candidate) => candidate.item === item.text && String(candidate.section) === String(item.seedSection));
     if (!entry) problems.push(`not-shown item ${index} (${item.text}): not accounted for`);
     else if (!entry.handling) problems.push(`not-shown item ${index} (${item.text}): no handling given`);
   });
   const known = {
-    operations: new Set((inventory.operations as Json[]).map((o) => o.id)),
-    rules: new Set((inventory.rules as Json[]).map((r) => r.id)),
+    operations: new Set(inventory.operations.map((o) => o.id)),
+    rules: new Set(inventory.rules.map((r) => r.id)),
   };
   for (const id of Object.keys(operations))
     if (!known.operations.has(id)) problems.push(`operation ${id}: in the traceability but not in the inventory`);
@@ -110,7 +126,7 @@ export function computeCoverage(options: { root?: string; trace?: Json } = {}): 
   return { problems, markdown: render(inventory, operations, rules, notShown) };
 }
 
-function render(inventory: Json, operations: Record<string, Entry>, rules: Record<string, Entry>, notShown: Json[]): string {
+function render(inventory: Inventory, operations: Record<string, Entry>, rules: Record<string, Entry>, notShown: NotShownEntry[]): string {
   const lines = [
     '# Coverage of the interface specification',
     '',
@@ -120,17 +136,17 @@ function render(inventory: Json, operations: Record<string, Entry>, rules: Recor
     'Rules: enforced in the **schema** (the validators of the specs), in **code** (named cross-field checks), at',
     '**runtime** (client behaviour: retries, tokens, TLS, flows), or **not checkable** by a client (with the reason).',
     '',
-    `All ${(inventory.operations as Json[]).length} operations, ${(inventory.rules as Json[]).length} rules, ${(inventory.shapes as Json[]).length} shapes, ${(inventory.messages as Json[]).length} messages, ${(inventory.events as Json[]).length} event types and ${(inventory.notShown as Json[]).length} "not shown" items are accounted for.`,
+    `All ${inventory.operations.length} operations, ${inventory.rules.length} rules, ${inventory.shapes.length} shapes, ${inventory.messages.length} messages, ${inventory.events.length} event types and ${inventory.notShown.length} "not shown" items are accounted for.`,
     '',
   ];
   for (const letter of ['A', 'B', 'C', 'D']) {
-    const ofInterface = (inventory.operations as Json[]).filter((o) => o.interface === letter);
+    const ofInterface = inventory.operations.filter((o) => o.interface === letter);
     const byStatus = new Map<string, string[]>();
     for (const operation of ofInterface) {
       const status = operations[operation.id]?.status ?? 'unaccounted';
       byStatus.set(status, [...(byStatus.get(status) ?? []), operation.id]);
     }
-    const rulesOf = (inventory.rules as Json[]).filter((r) => r.interface === letter);
+    const rulesOf = inventory.rules.filter((r) => r.interface === letter);
     const byEnforcement = new Map<string, string[]>();
     for (const rule of rulesOf) {
       const enforced = rules[rule.id]?.enforced ?? 'unaccounted';
@@ -160,7 +176,7 @@ function render(inventory: Json, operations: Record<string, Entry>, rules: Recor
   }
   lines.push(`## Shapes, messages, events`, '');
   lines.push(
-    `${(inventory.shapes as Json[]).length} shapes, ${(inventory.messages as Json[]).length} messages and ${(inventory.events as Json[]).length} event types, each mapped to its schema in \`specs/traceability.yaml\`.`,
+    `${inventory.shapes.length} shapes, ${inventory.messages.length} messages and ${inventory.events.length} event types, each mapped to its schema in \`specs/traceability.yaml\`.`,
     '',
   );
   lines.push(

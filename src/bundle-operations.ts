@@ -5,38 +5,47 @@
  */
 import { pointerTokens } from './runtime/json-pointer.js';
 
-// biome-ignore lint/suspicious/noExplicitAny: a bundled OpenAPI document is walked member by member; its shape is checked where it matters.
-type Json = Record<string, any>;
+/** An object of a bundled document; its members are `unknown` until read and checked. */
+type Json = Record<string, unknown>;
 
 export const httpMethods = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'] as const;
 
-export interface BundleOperation {
+/**
+ * An operation of a bundle and the path item holding it. Both are objects of the document, so they are
+ * given the document's own type: `Record<string, unknown>` for a parsed bundle, or a caller's JSON type.
+ */
+export interface BundleOperation<Document extends Json = Json> {
   readonly method: (typeof httpMethods)[number];
   readonly path: string;
-  readonly operation: Json;
-  readonly pathItem: Json;
+  readonly operation: Document;
+  readonly pathItem: Document;
+}
+
+/** The member `key` of any JSON value, as `value?.[key]` reads it (`undefined` for null and undefined). */
+function member(value: unknown, key: string): unknown {
+  return value === null || value === undefined ? undefined : (Object(value) as Json)[key];
 }
 
 /** A local `$ref` (`#/…`) followed until it reaches something else; `{}` when it leads nowhere or in a circle. */
-export function resolveLocalRef(document: Json, value: unknown): Json {
+export function resolveLocalRef<Document extends Json>(document: Document, value: unknown): Document {
   const seen = new Set<string>();
-  let current = value as Json;
-  while (current && typeof current === 'object' && typeof current.$ref === 'string' && current.$ref.startsWith('#/')) {
-    if (seen.has(current.$ref)) return {};
-    seen.add(current.$ref);
-    current = pointerTokens(current.$ref.slice(1)).reduce<Json | undefined>(
-      (node, key) => node?.[key] as Json | undefined,
-      document,
-    ) as Json;
+  let current = value;
+  while (current && typeof current === 'object') {
+    const ref = (current as Json).$ref;
+    if (typeof ref !== 'string' || !ref.startsWith('#/')) break;
+    if (seen.has(ref)) return {} as Document;
+    seen.add(ref);
+    current = pointerTokens(ref.slice(1)).reduce<unknown>(member, document);
   }
-  return (current ?? {}) as Json;
+  // What a reference leads to is a part of the document, of the document's type (the caller checks each member it reads).
+  return (current ?? {}) as Document;
 }
 
-export function bundleOperations(document: Json): BundleOperation[] {
+export function bundleOperations<Document extends Json>(document: Document): BundleOperation<Document>[] {
   return Object.entries((document.paths ?? {}) as Json).flatMap(([path, rawItem]) => {
     const pathItem = resolveLocalRef(document, rawItem);
     return httpMethods
       .filter((method) => pathItem[method] && typeof pathItem[method] === 'object')
-      .map((method) => ({ method, path, operation: pathItem[method] as Json, pathItem }));
+      .map((method) => ({ method, path, operation: pathItem[method] as Document, pathItem }));
   });
 }

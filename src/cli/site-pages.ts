@@ -9,8 +9,11 @@ import { Marked, marked } from 'marked';
 import { bundleOperations } from '../bundle-operations.js';
 import { interfaces } from '../interfaces.js';
 
-// biome-ignore lint/suspicious/noExplicitAny: a bundled OpenAPI document is walked member by member; its shape is checked where it matters.
-type Json = Record<string, any>;
+/** An object of a bundled spec; its members are `unknown` until read and checked. */
+type Json = Record<string, unknown>;
+
+/** Whether a member of a spec is an object (not null, not an array). */
+const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 const style = `body { font: 16px/1.55 system-ui, sans-serif; max-width: 50rem; margin: 0 auto; padding: 1rem 1.25rem 4rem; color: #1d2433; }
 nav { display: flex; flex-wrap: wrap; gap: .4rem 1rem; padding: .8rem 0; border-bottom: 1px solid #dde2ea; margin-bottom: 1.5rem; font-size: .95rem; }
@@ -167,7 +170,7 @@ export function forReading(document: Json): Json {
   const copy = structuredClone(document);
   for (const item of Object.values((copy.paths ?? {}) as Record<string, Json>)) {
     for (const operation of Object.values(item)) {
-      if (!operation || typeof operation !== 'object' || typeof operation.operationId !== 'string') continue;
+      if (!isObject(operation) || typeof operation.operationId !== 'string') continue;
       const lead = [`operationId \`${operation.operationId}\` · client method \`client.${operation.operationId}()\``];
       if (operation['x-provisional'] === true) {
         operation.summary = `[Provisional] ${String(operation.summary ?? operation.operationId)}`;
@@ -189,7 +192,7 @@ export function eventsDocument(document: Json): Json {
   return {
     openapi: document.openapi,
     info: {
-      ...document.info,
+      ...(document.info as Json | undefined),
       title: 'Webhook events',
       description:
         'The deliveries of section 6: one per event type, with the payload schema, the deduplication reference and the resend schedule. Parse and check them with `contrato/events`.',

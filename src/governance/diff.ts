@@ -9,8 +9,8 @@
 
 import { bundleOperations, resolveLocalRef, type BundleOperation } from '../bundle-operations.js';
 
-// biome-ignore lint/suspicious/noExplicitAny: a bundled OpenAPI document is walked member by member; its shape is checked where it matters.
-type Json = Record<string, any>;
+/** An object of a bundled spec; its members are `unknown` until read and checked. */
+type Json = Record<string, unknown>;
 
 export type Classification = 'breaking' | 'compatible';
 
@@ -237,8 +237,9 @@ class Differ {
     }
   }
 
-  body(before: Json | undefined, after: Json | undefined, where: string, direction: 'request' | 'response'): void {
-    const media = (document: Json, holder: Json | undefined): Json | undefined => {
+  /** Compares the JSON bodies of two request bodies or responses (each `undefined` when there is none). */
+  body(before: unknown, after: unknown, where: string, direction: 'request' | 'response'): void {
+    const media = (document: Json, holder: unknown): unknown => {
       const resolved = holder ? resolve(document, holder) : undefined;
       const content = (resolved?.content ?? {}) as Json;
       const key = Object.keys(content).find((type) => /json/.test(type)) ?? Object.keys(content)[0];
@@ -312,16 +313,16 @@ export function diffSpecs(before: Json, after: Json): DiffResult {
     // A delivery is read by the receiver, like a response.
     else
       differ.body(
-        resolve(before, oldWebhooks[type]).post?.requestBody,
-        resolve(after, newWebhooks[type]).post?.requestBody,
+        (resolve(before, oldWebhooks[type]).post as Json | undefined)?.requestBody,
+        (resolve(after, newWebhooks[type]).post as Json | undefined)?.requestBody,
         `webhook ${type} payload`,
         'response',
       );
   }
   for (const type of Object.keys(newWebhooks)) if (!(type in oldWebhooks)) differ.add('compatible', `webhook ${type}`, 'new event type');
   const breaking = differ.changes.some((change) => change.classification === 'breaking');
-  const oldVersion = String(before.info?.version ?? '');
-  const newVersion = String(after.info?.version ?? '');
+  const oldVersion = String((before.info as Json | undefined)?.version ?? '');
+  const newVersion = String((after.info as Json | undefined)?.version ?? '');
   return { changes: differ.changes, breaking, oldVersion, newVersion, majorRaised: majorOf(newVersion) > majorOf(oldVersion) };
 }
 

@@ -67,7 +67,6 @@ const baasScope = new Set([
   'credentials.create',
   'auth.token',
 ]);
-const _takesAccount = (o: OperationModel): boolean => o.parameters.some((p) => p.in === 'header' && p.name === 'x-account-id');
 
 /** Scope of each operation as sections 4 and 5 give it (alternatives where either scope allows it). */
 const expectedScopes: Record<string, string[]> = {
