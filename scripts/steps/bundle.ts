@@ -15,7 +15,9 @@ function describe(problems: NormalizedProblem[]): string {
   return problems
     .map((problem) => {
       const where = problem.location[0];
-      const at = where ? `${where.source.absoluteRef.replace(`${projectRoot}/`, '')}#${where.pointer ?? ''}` : '';
+      // Redocly's pointer already starts with '#'.
+      const pointer = (where?.pointer ?? '').replace(/^#?/, '#');
+      const at = where ? `${where.source.absoluteRef.replace(`${projectRoot}/`, '')}${pointer}` : '';
       return `  ${problem.severity} ${problem.ruleId}: ${problem.message} ${at}`;
     })
     .join('\n');

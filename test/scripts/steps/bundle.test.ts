@@ -198,5 +198,12 @@ describe('lintSpec', () => {
     await expect(failure).rejects.toThrow(`redocly lint found`);
     await expect(failure).rejects.toThrow(` in ${spec}:`);
     for (const pattern of want) await expect(failure).rejects.toThrow(pattern);
+    // Each problem's location is the file and one JSON Pointer fragment (`openapi.yaml#/paths/…`).
+    const message = await failure.then(
+      () => '',
+      (error: Error) => error.message,
+    );
+    expect(message).toMatch(/\.yaml#\//);
+    expect(message).not.toContain('##');
   });
 });
