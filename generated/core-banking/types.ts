@@ -562,7 +562,7 @@ export interface components {
              */
             baasId?: string | null;
             /** @description Account status. Value seen INACTIVE; the complete list is not shown. */
-            status?: "INACTIVE" | (string & {});
+            status?: "INACTIVE" | "ACTIVE" | (string & {});
             /** @description Holder of the account. Inner shape not shown (section 2.13). */
             person?: Record<string, never>;
             /**
@@ -983,7 +983,7 @@ export interface components {
             /** @description Caller's own id, as sent. */
             externalRequestId?: string;
             /** @description Application status. Value seen RECEIVED; the complete list is not shown. */
-            status?: "RECEIVED" | (string & {});
+            status?: "RECEIVED" | "CANCELLED" | (string & {});
             /** @description What happens next. Value seen INTERNAL_CREDIT_FLOW. */
             nextAction?: "INTERNAL_CREDIT_FLOW" | (string & {});
             /** @description Error information when the application failed; shape not shown (any JSON value, often null). */

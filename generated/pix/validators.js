@@ -68,5 +68,6 @@ export const patternDescriptions = {
   "^[0-9A-Z]{8}$": "8 digits or uppercase letters (an ISPB)",
   "^[0-9]{1,19}$": "1 to 19 digits (the numeric id of the location)",
   "^[a-zA-Z0-9]{1,35}$": "1 to 35 letters or digits",
-  "^\\d{1,10}\\.\\d{2}$": "a decimal with up to 10 digits, a point and 2 decimals (an amount in BRL or a percentage, as the modality says), for example 2.50"
+  "^\\d{1,10}\\.\\d{2}$": "a decimal with up to 10 digits, a point and 2 decimals (an amount in BRL or a percentage, as the modality says), for example 2.50",
+  "not:^0+\\.00$": "zero, written with any number of zeros before the point (0.00, 00.00)"
 };

@@ -58,6 +58,10 @@ export function toAjvSchema(schema: Json, componentsId: string, patterns: Map<st
     }
     patterns.set(schema.pattern, meaning);
   }
+  // A pattern a value must NOT match is listed again under `not:`, so a refusal can say what was excluded.
+  if (isObject(schema.not) && typeof schema.not.pattern === 'string' && typeof schema.not['x-pattern-description'] === 'string') {
+    patterns.set(`not:${schema.not.pattern}`, schema.not['x-pattern-description']);
+  }
   const copy: JsonObject = {};
   for (const [key, value] of Object.entries(schema)) {
     if (key.startsWith('x-') || droppedKeywords.has(key)) continue;

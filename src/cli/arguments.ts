@@ -12,6 +12,8 @@ export interface OptionSpec {
   /** Placeholder of the value it takes (`<n>`); a flag without one takes none. */
   readonly value?: string;
   readonly description: string;
+  /** May be given several times; every value is kept, in order, in `ParsedArguments.lists`. */
+  readonly repeatable?: boolean;
 }
 
 export interface CommandSpec {
@@ -27,6 +29,8 @@ export interface CommandSpec {
 export interface ParsedArguments {
   readonly positionals: readonly string[];
   readonly options: ReadonlyMap<string, string | true>;
+  /** Every value of each repeatable option, in the order given. */
+  readonly lists: ReadonlyMap<string, readonly string[]>;
   /** `-h` or `--help` was given: show the command's help and do nothing else. */
   readonly help: boolean;
 }
@@ -69,6 +73,7 @@ const looksLikeOption = (arg: string): boolean => arg.startsWith('-') && arg !==
 export function parseArguments(spec: CommandSpec, args: readonly string[]): ParsedArguments {
   const positionals: string[] = [];
   const options = new Map<string, string | true>();
+  const lists = new Map<string, string[]>();
   let help = false;
   for (let index = 0; index < args.length; index += 1) {
     const arg = args[index]!;
@@ -109,8 +114,9 @@ export function parseArguments(spec: CommandSpec, args: readonly string[]): Pars
       throw new UsageError(`--${option.name} needs a value: --${option.name} ${option.value}`);
     if (inline === undefined) index += 1;
     options.set(option.name, value);
+    if (option.repeatable) lists.set(option.name, [...(lists.get(option.name) ?? []), value]);
   }
-  return { positionals, options, help };
+  return { positionals, options, lists, help };
 }
 
 /** The named command, or a UsageError naming the nearest one. */

@@ -30,15 +30,29 @@ export const commands = [
     name: 'validate',
     summary: 'check a JSON document against a request, a response, a schema, an event or a message',
     usage: [
-      'validate <interface> <METHOD> <path> request [file|-]',
-      'validate <interface> <METHOD> <path> response:<STATUS> [file|-]',
+      'validate <interface> <METHOD> <path[?query]> request [file|-] [--header name:value]...',
+      'validate <interface> <METHOD> <path> response:<STATUS> [file|-] [--strict]',
       'validate <interface> schema <Name> [file|-]',
       'validate events <type> [file|-]',
       'validate messages <message> [file|-]',
     ],
-    options: [],
+    options: [
+      {
+        name: 'header',
+        value: '<name:value>',
+        description: 'a request header, checked with the query and path parameters (repeatable)',
+        repeatable: true,
+      },
+      {
+        name: 'strict',
+        description:
+          'a response as its provider must send it: known values are closed lists and members the spec does not list are refused',
+      },
+    ],
     notes: [
       `interfaces: ${interfaceNames}`,
+      "A request's path may carry its query string ('/cob?inicio=…&fim=…'); an operation without a body reads no document.",
+      "A problem answer's status must equal the HTTP status, and its type must be one the operation declares for that status.",
       'events: the type as delivered (TRANSFER, invoice.paid, crypto.order.updated, ...)',
       'messages: by the names of the interface specification (pacs.008, pain.012-authorization, dict.create-key, ...)',
       'The document is read from the file, or from standard input when it is - or absent. One line per problem: pointer, rule, value.',

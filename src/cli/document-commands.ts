@@ -3,10 +3,14 @@
  * `diff` (two bundled specs). Loaded only when one of them runs: they pull in the generated validators.
  */
 import { readFileSync } from 'node:fs';
-import { findInterface, interfaces, type InterfaceName } from '../interfaces.js';
+import { findDefinition, findInterface, interfaces, type InterfaceName } from '../interfaces.js';
+import type { OperationInfo } from '../runtime/contract.js';
+import type { ValidationIssue } from '../runtime/errors.js';
+import { check } from '../runtime/validation.js';
 import { UsageError } from './arguments.js';
-import { loadInterface } from './registry.js';
-import { matchOperation, validateDocument, type ValidateTarget } from './validate.js';
+import { errorTypeStatuses, problemIssues, readBundles } from './problem-checks.js';
+import { bundledSpecPath, loadInterface } from './registry.js';
+import { headersOf, matchOperation, queryOf, takesBody, validateDocument, type ValidateTarget } from './validate.js';
 
 export function interfaceArgument(name: string | undefined): InterfaceName {
   const info = name ? findInterface(name) : undefined;
@@ -70,7 +74,15 @@ export async function diffCommand(args: string[]): Promise<number> {
   return result.breaking && !result.majorRaised ? 1 : 0;
 }
 
-export async function validateCommand(args: string[]): Promise<number> {
+export interface ValidateOptions {
+  /** `--header name:value` values of a request. */
+  readonly headers?: readonly string[];
+  /** `--strict`: a response checked as its provider must send it. */
+  readonly strict?: boolean;
+}
+
+export async function validateCommand(args: string[], options: ValidateOptions = {}): Promise<number> {
+  const { headers = [], strict = false } = options;
   if (args[0] === 'events') return validateEventCommand(args.slice(1));
   // `messages` is also an interface: `validate messages POST /path request` and `… schema X` keep that form.
   if (args[0] === 'messages' && args[1] !== 'schema' && !/^(get|put|post|patch|delete|head|options)$/i.test(args[1] ?? ''))
@@ -87,14 +99,53 @@ export async function validateCommand(args: string[]): Promise<number> {
   const [, method, path, what, file] = args;
   if (!method || !path || !what) throw new UsageError('validate needs <METHOD> <path> request|response:<STATUS>');
   const operation = matchOperation(modules, method, path);
-  if (!operation) throw new UsageError(`no operation ${method.toUpperCase()} ${path} in ${name}`);
-  let target: ValidateTarget;
-  if (what === 'request') target = { kind: 'request' };
-  else if (/^response:(\d{3}|default)$/.test(what)) target = { kind: 'response', status: what.slice('response:'.length) };
-  else throw new UsageError(`expected request or response:<STATUS>, got ${what}`);
+  if (!operation) throw new UsageError(`no operation ${method.toUpperCase()} ${path.split('?')[0]} in ${name}`);
+  const { info } = operation;
+  if (what === 'request') {
+    if (strict) throw new UsageError('--strict checks a response; a request is always checked strictly');
+    const parts = { query: queryOf(info, path), header: headersOf(info, headers) };
+    if (!takesBody(modules, operation)) {
+      if (file !== undefined)
+        throw new UsageError(`${info.operationId} (${info.method.toUpperCase()} ${info.path}) takes no request body; leave out ${file}`);
+      return report(validateDocument(modules, { kind: 'request' }, undefined, operation, undefined, parts));
+    }
+    return report(validateDocument(modules, { kind: 'request' }, readDocument(file), operation, undefined, parts));
+  }
+  if (headers.length > 0) throw new UsageError('--header goes with a request; a response is checked by its body');
+  if (path.includes('?')) throw new UsageError("a query string goes with a request; give the response's path without it");
+  if (!/^response:(\d{3}|default)$/.test(what)) throw new UsageError(`expected request or response:<STATUS>, got ${what}`);
+  const status = what.slice('response:'.length);
+  const target: ValidateTarget = { kind: 'response', status };
   // Check the operation before reading stdin, so a usage error never waits for input.
   validateDocument(modules, target, undefined, operation);
-  return report(validateDocument(modules, target, readDocument(file), operation));
+  const document = readDocument(file);
+  const bundles = readBundles(documentNames(name).map(bundledSpecPath));
+  const schemaIssues = strict
+    ? await strictIssues(bundles, info, status, document, modules.patternDescriptions)
+    : validateDocument(modules, target, document, operation);
+  return report([...schemaIssues, ...problemIssues(info, status, document, errorTypeStatuses(bundles))]);
+}
+
+/** The documents a CLI name covers: an interface's, or the one document named. */
+function documentNames(name: string): string[] {
+  return findDefinition(name)?.documents.map((document) => document.name) ?? [name];
+}
+
+/** A response checked by a strict validator compiled from the bundle that holds its operation. */
+async function strictIssues(
+  bundles: readonly Record<string, unknown>[],
+  info: OperationInfo,
+  status: string,
+  document: unknown,
+  patterns: Readonly<Record<string, string>>,
+): Promise<ValidationIssue[]> {
+  // Loaded only here: it compiles with ajv, which no other command needs.
+  const { responseSchema, strictValidator } = await import('./strict-response.js');
+  for (const bundle of bundles) {
+    const schema = responseSchema(bundle, info.method, info.path, status);
+    if (schema !== null) return check(strictValidator(bundle, schema), document, '', patterns);
+  }
+  throw new UsageError(`response ${status} of ${info.operationId} has no JSON body`);
 }
 
 /**

@@ -94,7 +94,10 @@ async function runCommand(name: CommandName, parsed: ParsedArguments, context: R
   const site = (): string => stringOption(parsed, 'site') ?? context.defaultSite ?? 'site';
   switch (name) {
     case 'validate':
-      return (await import('./document-commands.js')).validateCommand([...parsed.positionals]);
+      return (await import('./document-commands.js')).validateCommand([...parsed.positionals], {
+        headers: parsed.lists.get('header') ?? [],
+        strict: parsed.options.has('strict'),
+      });
     case 'diff':
       return (await import('./document-commands.js')).diffCommand([...parsed.positionals]);
     case 'format':

@@ -82,12 +82,89 @@ function pathIssues(modules: InterfaceModules, operation: OperationMatch, valida
   return check(validator, path, '/path', modules.patternDescriptions);
 }
 
+/** What a request carries besides its body: the query string of the path and the `--header` values. */
+export interface RequestParts {
+  readonly query: Record<string, unknown>;
+  readonly header: Record<string, unknown>;
+}
+
+export const noRequestParts: RequestParts = { query: {}, header: {} };
+
+/**
+ * The query string of `path` (`/cob?inicio=…&fim=…`) as the values its parameters' schemas expect; a name
+ * given twice, or declared as an array, becomes a list.
+ */
+export function queryOf(info: OperationInfo, path: string): Record<string, unknown> {
+  const marker = path.indexOf('?');
+  if (marker < 0) return {};
+  const types = new Map(info.parameters.filter((p) => p.in === 'query').map((p) => [p.name, p.type]));
+  const query: Record<string, unknown> = {};
+  const search = new URLSearchParams(path.slice(marker + 1));
+  for (const name of new Set(search.keys())) {
+    const type = types.get(name) ?? null;
+    const values = search.getAll(name);
+    query[name] = type === 'array' || values.length > 1 ? values : parameterValue(values[0]!, type);
+  }
+  return query;
+}
+
+/** `--header name:value` options as a record in the spelling the operation declares (names are case-insensitive). */
+export function headersOf(info: OperationInfo, given: readonly string[]): Record<string, unknown> {
+  const declared = new Map(info.parameters.filter((p) => p.in === 'header').map((p) => [p.name.toLowerCase(), p]));
+  const header: Record<string, unknown> = {};
+  for (const text of given) {
+    const colon = text.indexOf(':');
+    if (colon <= 0) throw new UsageError(`--header takes name:value, got ${JSON.stringify(text)}`);
+    const name = text.slice(0, colon).trim();
+    const parameter = declared.get(name.toLowerCase());
+    header[parameter?.name ?? name] = parameterValue(text.slice(colon + 1).trim(), parameter?.type ?? null);
+  }
+  return header;
+}
+
+/**
+ * Issues of the query and header parameters. A required header the client fills itself (the operation's
+ * idempotency key) is not reported missing: the client sends one when the caller gives none.
+ */
+function parameterIssues(
+  modules: InterfaceModules,
+  info: OperationInfo,
+  validators: OperationValidatorSet,
+  parts: RequestParts,
+): ValidationIssue[] {
+  const issues: ValidationIssue[] = [];
+  const { query, header } = validators.parameters;
+  if (query) issues.push(...check(query, parts.query, '/query', modules.patternDescriptions));
+  else if (Object.keys(parts.query).length > 0) {
+    issues.push({
+      pointer: '/query',
+      rule: 'additionalProperties',
+      message: 'this operation takes no query parameters: remove the query string',
+    });
+  }
+  if (header) {
+    const filled = info.idempotencyKeyRule?.header;
+    issues.push(
+      ...check(header, parts.header, '/header', modules.patternDescriptions).filter(
+        (issue) => !(issue.rule === 'required' && filled !== undefined && issue.pointer === `/header/${filled}`),
+      ),
+    );
+  }
+  return issues;
+}
+
+/** Whether `validate … request` reads a body for this operation (one without a request body reads none). */
+export function takesBody(modules: InterfaceModules, operation: OperationMatch): boolean {
+  return Boolean(modules.validators.operations[operation.info.operationId]?.body);
+}
+
 export function validateDocument(
   modules: InterfaceModules,
   target: ValidateTarget,
   document: unknown,
   operation?: OperationMatch,
   now: () => Date = () => new Date(),
+  parts: RequestParts = noRequestParts,
 ): ValidationIssue[] {
   if (target.kind === 'schema') {
     const validator = modules.validators.schemas[target.name];
@@ -101,16 +178,16 @@ export function validateDocument(
   const validators = modules.validators.operations[info.operationId];
   if (!validators) throw new UsageError(`no validators for ${info.operationId}`);
   if (target.kind === 'request') {
-    if (!validators.body) throw new UsageError(`${info.operationId} (${info.method.toUpperCase()} ${info.path}) takes no request body`);
     const schemaIssues = [
       ...pathIssues(modules, operation, validators),
-      ...check(validators.body, document, '', modules.patternDescriptions),
+      ...parameterIssues(modules, info, validators, parts),
+      ...(validators.body ? check(validators.body, document, '', modules.patternDescriptions) : []),
     ];
     if (schemaIssues.length > 0) return schemaIssues;
     // Rule pointers are rooted at the request (/body/...); the document here is the body itself.
     return runCrossFieldChecks(
       modules.crossFieldChecks[info.operationId],
-      { body: document, path: operation.pathParameters },
+      { body: document, path: operation.pathParameters, query: parts.query },
       { now: now() },
     ).map((issue) => ({ ...issue, pointer: issue.pointer.replace(/^\/body/, '') }));
   }

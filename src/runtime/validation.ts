@@ -63,6 +63,40 @@ const typeNames: Record<string, string> = {
   null: 'null',
 };
 
+/** Filler words that do not change what a reason says beside a description. */
+const filler = new Set(['a', 'an', 'the', 'is', 'are', 'be', 'must', 'of', 'it']);
+const wordsOf = (text: string): string[] =>
+  text
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((word) => word !== '' && !filler.has(word));
+
+/** Words in a row that, found in both, make a reason a repetition of the description. */
+const sharedPhraseWords = 3;
+
+/**
+ * Whether `reason` says again what `description` said (`a txid is 26 to 35 letters` beside `a txid: 26 to 35
+ * letters`): every word of it is in the description, or both share a phrase of a few words.
+ */
+function repeats(reason: string, description: string): boolean {
+  const described = wordsOf(description);
+  const said = wordsOf(reason);
+  if (said.every((word) => described.includes(word))) return true;
+  const phrases = new Set(
+    described.slice(0, described.length - sharedPhraseWords + 1).map((_, i) => described.slice(i, i + sharedPhraseWords).join(' ')),
+  );
+  return said.some((_, i) => i + sharedPhraseWords <= said.length && phrases.has(said.slice(i, i + sharedPhraseWords).join(' ')));
+}
+
+/** What a value matched that it must not (a `not` pattern the generator listed as `not:<pattern>`). */
+function excludedMeaning(value: unknown, patterns: Readonly<Record<string, string>>): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  for (const [key, meaning] of Object.entries(patterns)) {
+    if (key.startsWith('not:') && new RegExp(key.slice('not:'.length), 'u').test(value)) return meaning;
+  }
+  return undefined;
+}
+
 /** Plain words for one ajv error; `patterns` maps a spec pattern to what it means. */
 function messageOf(error: AjvError, value: unknown, patterns: Readonly<Record<string, string>>): string {
   const { params } = error;
@@ -70,7 +104,28 @@ function messageOf(error: AjvError, value: unknown, patterns: Readonly<Record<st
     case 'required':
       return 'is required';
     case 'additionalProperties':
-      return 'is not a field of this request (unknown or not writable here)';
+    case 'unevaluatedProperties':
+      return 'is not a field the spec lists here: remove it, or check its spelling';
+    case 'false schema':
+      return 'must be left out: this member is not allowed in this case';
+    case 'not': {
+      const excluded = excludedMeaning(value, patterns);
+      return excluded ? `must not be ${excluded}` : 'must be left out: this member is not allowed in this case';
+    }
+    case 'dependentRequired':
+      return `is required when ${String(params.property)} is given`;
+    case 'oneOf':
+      return 'matches more than one of the shapes allowed here; exactly one must match';
+    case 'anyOf':
+      return 'matches none of the shapes allowed here';
+    case 'multipleOf':
+      return `must be a multiple of ${String(params.multipleOf)}`;
+    case 'minProperties':
+      return `must have at least ${String(params.limit)} member${params.limit === 1 ? '' : 's'}`;
+    case 'maxProperties':
+      return `must have at most ${String(params.limit)} members`;
+    case 'contains':
+      return 'must contain at least one item of the kind required here';
     case 'enum':
       return `must be one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
     case 'const':
@@ -107,13 +162,22 @@ function messageOf(error: AjvError, value: unknown, patterns: Readonly<Record<st
       const name = String(params.format);
       if (isFormatName(name) && typeof value === 'string') {
         const result = checkFormat(name, value);
-        return `must be ${formats[name].description}${result.valid ? '' : `: ${result.reason}`}`;
+        const description = formats[name].description;
+        const reason = result.valid ? '' : [...new Set(result.reason.split('; '))].join('; ');
+        return reason === '' || repeats(reason, description) ? `must be ${description}` : `must be ${description}: ${reason}`;
       }
       return `must be ${standardFormats[name] ?? `in the ${name} format`}`;
     }
     default:
       return error.message ?? 'is invalid';
   }
+}
+
+/** The message, then the rule and the value in brackets; a rule the message already says is not repeated. */
+function withRule(message: string, rule: string, value: string): string {
+  const said = wordsOf(message).join(' ').includes(wordsOf(rule).join(' '));
+  const note = said ? value.replace(/^; /, '') : `${rule}${value}`;
+  return note === '' ? message : `${message} (${note})`;
 }
 
 function issueOf(error: AjvError, data: unknown, root: string, patterns: Readonly<Record<string, string>>): ValidationIssue {
@@ -123,16 +187,20 @@ function issueOf(error: AjvError, data: unknown, root: string, patterns: Readonl
     pointer = `${pointer}/${escapeToken(params.missingProperty)}`;
   } else if (error.keyword === 'additionalProperties' && typeof params.additionalProperty === 'string') {
     pointer = `${pointer}/${escapeToken(params.additionalProperty)}`;
+  } else if (error.keyword === 'unevaluatedProperties' && typeof params.unevaluatedProperty === 'string') {
+    pointer = `${pointer}/${escapeToken(params.unevaluatedProperty)}`;
+  } else if (error.keyword === 'dependentRequired' && typeof params.missingProperty === 'string') {
+    pointer = `${pointer}/${escapeToken(params.missingProperty)}`;
   }
   const lastSegment = pointer.split('/').pop() ?? '';
-  const raw = error.keyword === 'required' ? undefined : valueAt(data, pointer);
+  const raw = error.keyword === 'required' || error.keyword === 'dependentRequired' ? undefined : valueAt(data, pointer);
   const value = raw === undefined ? undefined : credentialName.test(lastSegment) ? '[redacted]' : redact(raw);
   const rule = error.keyword === 'format' ? `format ${String(params.format)}` : error.keyword;
   return {
     pointer: `${root}${pointer}`,
     rule: error.keyword,
     // The message as a whole too: the schema's words carry no document, and now nothing else can.
-    message: redact(`${messageOf(error, raw, patterns)} (${rule}${describeValue(value)})`) as string,
+    message: redact(withRule(messageOf(error, raw, patterns), rule, describeValue(value))) as string,
     ...(value === undefined ? {} : { value }),
   };
 }

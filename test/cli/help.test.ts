@@ -73,7 +73,7 @@ describe('the help of every command does nothing else', () => {
   it('validate --help prints the validate usage, not an error about the interface', () => {
     const run = contrato(['validate', '--help']);
     expect(run).toMatchObject({ code: 0, stderr: '' });
-    expect(run.stdout).toContain('  contrato validate <interface> <METHOD> <path> request [file|-]');
+    expect(run.stdout).toContain('  contrato validate <interface> <METHOD> <path[?query]> request [file|-] [--header name:value]...');
     expect(run.stdout).not.toMatch(/unknown interface/);
   });
 });

@@ -36,7 +36,7 @@ export function validateRequest(
   }
   if (validators.body) {
     if (args.body !== undefined) issues.push(...check(validators.body, validatableBody(info, args.body), '/body', patterns));
-    else if (info.requestBody?.required) issues.push({ pointer: '/body', rule: 'required', message: 'is required (required)' });
+    else if (info.requestBody?.required) issues.push({ pointer: '/body', rule: 'required', message: 'is required' });
   } else if (args.body !== undefined) {
     issues.push({ pointer: '/body', rule: 'additionalProperties', message: 'this operation takes no body' });
   }
