@@ -692,7 +692,68 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    pix: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pix received, or a refund of one finished
+         * @description The receiving user's PSP POSTs to `<webhookUrl>/pix` (the address registered with PUT /webhook/{chave}, with `/pix` appended) when Pix paying a charge of the key are received, and again when a refund of one of them reaches DEVOLVIDO or NAO_REALIZADO. Several Pix of one key may come in one notification. The standard protects the call with mutual TLS (the PSP presents its certificate to the receiver) and carries no token; it leaves the delivery timing and the resend policy to each PSP. Answer 2xx once the notification is handled; any other answer, or none, leaves it to the PSP's resends. A receiver must accept the same Pix twice: deduplicate by `endToEndId` (and the refunds' ids and statuses). From the API Pix standard; the interface specification does not show notifications.
+         */
+        post: operations["notifications.pix"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    rec: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A recurrence changed status
+         * @description The receiving user's PSP POSTs to `<webhookUrl>/rec` (the address registered with PUT /webhookrec, with `/rec` appended) when a recurrence of the receiving user changes status. Mutual TLS and resends as for Pix notifications. A receiver must accept the same notification twice: an idRec with the same status and the same last history entry is the same news. From the API Pix standard; the interface specification does not show notifications.
+         */
+        post: operations["notifications.rec"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    cobr: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A recurring charge changed status
+         * @description The receiving user's PSP POSTs to `<webhookUrl>/cobr` (the address registered with PUT /webhookcobr, with `/cobr` appended) when a recurring charge of the receiving user changes status or one of its settlement attempts moves. Mutual TLS and resends as for Pix notifications. A receiver must accept the same notification twice: a txid with the same status, the same last history entry and the same attempts is the same news. From the API Pix standard; the interface specification does not show notifications.
+         */
+        post: operations["notifications.cobr"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /**
@@ -3390,6 +3451,54 @@ export interface components {
              */
             webhookUrl: string;
         };
+        /**
+         * NotificacaoPix
+         * @description Body of a Pix notification: what the receiving user's PSP POSTs to `<webhookUrl>/pix`, the address registered with PUT /webhook/{chave}. It lists one or more Pix received for charges (with a txid) on that key; the PSP may group several Pix of the same key in one notification. A Pix is notified again when one of its refunds reaches a final status (DEVOLVIDO or NAO_REALIZADO), with its `devolucoes`. From the API Pix standard; the interface specification does not show notifications. Open object (section 9.3).
+         */
+        NotificacaoPix: {
+            /** @description The Pix notified, each as GET /pix/{e2eid} describes it. */
+            pix: components["schemas"]["Pix"][];
+        };
+        /**
+         * RecNotificada
+         * @description A recurrence as a notification reports it: its id, its status, its status history and, when they apply, why it ended and how the payer confirmed it. From the API Pix standard. Open object (section 9.3).
+         */
+        RecNotificada: {
+            idRec: components["schemas"]["RecId"];
+            status: components["schemas"]["RecStatus"];
+            atualizacao: components["schemas"]["RecAtualizacao"];
+            encerramento?: components["schemas"]["RecEncerramento"];
+            ativacao?: components["schemas"]["RecAtivacao"];
+        };
+        /**
+         * NotificacaoRec
+         * @description Body of a recurrence notification: what the receiving user's PSP POSTs to `<webhookUrl>/rec`, the address registered with PUT /webhookrec, when a recurrence of the receiving user changes status. From the API Pix standard; the interface specification does not show notifications. Open object (section 9.3).
+         */
+        NotificacaoRec: {
+            /** @description The recurrences notified. */
+            recs: components["schemas"]["RecNotificada"][];
+        };
+        /**
+         * CobRNotificada
+         * @description A recurring charge as a notification reports it: its recurrence and txid, its status and status history, its settlement attempts and the Pix received for it. From the API Pix standard. Open object (section 9.3).
+         */
+        CobRNotificada: {
+            idRec: components["schemas"]["RecId"];
+            txid: components["schemas"]["TxId"];
+            status: components["schemas"]["CobRStatus"];
+            atualizacao: components["schemas"]["CobRAtualizacao"];
+            tentativas?: components["schemas"]["CobRTentativas"];
+            /** @description Pix received for the charge. */
+            pix?: components["schemas"]["PixAutomatico"][];
+        };
+        /**
+         * NotificacaoCobR
+         * @description Body of a recurring-charge notification: what the receiving user's PSP POSTs to `<webhookUrl>/cobr`, the address registered with PUT /webhookcobr, when a recurring charge of the receiving user changes status or one of its settlement attempts moves. From the API Pix standard; the interface specification does not show notifications. Open object (section 9.3).
+         */
+        NotificacaoCobR: {
+            /** @description The recurring charges notified. */
+            cobsr: components["schemas"]["CobRNotificada"][];
+        };
     };
     responses: {
         /** @description 400 RequisicaoInvalida — the request is malformed in a way no more specific error type of the resource covers (section 7.2 names the type without details), for example a body that is not JSON. */
@@ -5319,6 +5428,72 @@ export interface operations {
             500: components["responses"]["ErroInternoDoServidor"];
             503: components["responses"]["ServicoIndisponivel"];
             504: components["responses"]["IndisponibilidadePorTempoEsgotado"];
+        };
+    };
+    "notifications.pix": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NotificacaoPix"];
+            };
+        };
+        responses: {
+            /** @description Notification handled. Any other answer, or none, leaves it to the PSP's resends. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "notifications.rec": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NotificacaoRec"];
+            };
+        };
+        responses: {
+            /** @description Notification handled. Any other answer, or none, leaves it to the PSP's resends. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "notifications.cobr": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NotificacaoCobR"];
+            };
+        };
+        responses: {
+            /** @description Notification handled. Any other answer, or none, leaves it to the PSP's resends. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
 }

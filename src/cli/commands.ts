@@ -34,6 +34,7 @@ export const commands = [
       'validate <interface> <METHOD> <path> response:<STATUS> [file|-] [--strict]',
       'validate <interface> schema <Name> [file|-]',
       'validate events <type> [file|-]',
+      'validate pix-notification <pix|rec|cobr> [file|-]',
       'validate messages <message> [file|-]',
     ],
     options: [
@@ -54,6 +55,7 @@ export const commands = [
       "A request's path may carry its query string ('/cob?inicio=…&fim=…'); an operation without a body reads no document.",
       "A problem answer's status must equal the HTTP status, and its type must be one the operation declares for that status.",
       'events: the type as delivered (TRANSFER, invoice.paid, crypto.order.updated, ...)',
+      'pix-notification: a body the PSP POSTs to <webhookUrl>/pix, /rec or /cobr (API Pix notifications)',
       'messages: by the names of the interface specification (pacs.008, pain.012-authorization, dict.create-key, ...)',
       'The document is read from the file, or from standard input when it is - or absent. One line per problem: pointer, rule, value.',
     ],

@@ -7,39 +7,14 @@
  * duplicate, and one being handled elsewhere is answered 503 so the platform resends it later.
  */
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import { readBody } from './body.js';
+import type { IncomingMessage } from 'node:http';
 import { dedupeKey, defaultMaxNestingDepth, EventValidationError, parseEvent, type ParsedEvent } from './parse.js';
+import { answer, type Handler, positive, type ReceiverOptions, receiveBody, safeReporter } from './receiver.js';
 import { memoryDeliveryStore, type ClaimOutcome, type DeliveryStore } from './store.js';
 
-export interface WebhookHandlerOptions {
+export interface WebhookHandlerOptions extends ReceiverOptions {
   /** Handles one event; a rejection answers 500 so the platform resends it. */
   readonly onEvent: (event: ParsedEvent, context: { readonly key: string; readonly request: IncomingMessage }) => unknown;
-  /** Where dedupe keys are claimed and recorded (default: memoryDeliveryStore(), one process, forgotten on restart). */
-  readonly store?: DeliveryStore;
-  /** How long a claim holds if its handler crashed before finishing; longer than any onEvent (default 60 s). */
-  readonly claimLeaseMs?: number;
-  /** Larger bodies are refused with 413 (default 1 MiB). */
-  readonly maxBodyBytes?: number;
-  /** The whole body must arrive within this time from the headers, or 408 and the connection is closed (default 10 s). */
-  readonly bodyTimeoutMs?: number;
-  /** Bodies nesting objects and arrays deeper are refused with 400, rule `maxNestingDepth` (default 64). */
-  readonly maxNestingDepth?: number;
-  /** Told of every refusal and failure (invalid payload, timeout, store or handler error), for logs. */
-  readonly onError?: (error: unknown, request: IncomingMessage) => void;
-}
-
-type Handler = (request: IncomingMessage, response: ServerResponse) => Promise<void>;
-
-function answer(response: ServerResponse, status: number, body: Record<string, unknown>, headers: Record<string, string> = {}): void {
-  if (response.headersSent || response.destroyed) return;
-  response.writeHead(status, { 'content-type': 'application/json', ...headers });
-  response.end(JSON.stringify(body));
-}
-
-function positive(name: string, value: number): number {
-  if (!Number.isFinite(value) || value <= 0) throw new RangeError(`${name} must be a positive number, not ${value}`);
-  return value;
 }
 
 export function createWebhookHandler(options: WebhookHandlerOptions): Handler {
@@ -56,37 +31,16 @@ export function createWebhookHandler(options: WebhookHandlerOptions): Handler {
   const maxNestingDepth = positive('maxNestingDepth', options.maxNestingDepth ?? defaultMaxNestingDepth);
   const retryAfterSeconds = String(Math.ceil(leaseMs / 1000));
 
-  const report = (error: unknown, request: IncomingMessage): void => {
-    try {
-      options.onError?.(error, request);
-    } catch {
-      // A failing logger must not turn into an unhandled rejection that ends the process.
-    }
-  };
-
-  const refuse = (request: IncomingMessage, response: ServerResponse, status: number, reason: string): void => {
-    report(new Error(reason), request);
-    answer(response, status, { error: reason });
-  };
+  const report = safeReporter(options.onError);
 
   const handle: Handler = async (request, response) => {
-    const read = await readBody(request, maxBodyBytes, bodyTimeoutMs);
-    if (read.outcome === 'timed-out') {
-      const reason = `the body did not arrive within ${bodyTimeoutMs} ms`;
-      report(new Error(reason), request);
-      response.writeHead(408, { 'content-type': 'application/json', connection: 'close' });
-      // Closed, not kept alive: the rest of a trickled body must not be read as the next request.
-      response.end(JSON.stringify({ error: reason }), () => request.destroy());
-      return;
-    }
-    if (read.outcome === 'aborted') return report(new Error('the client closed the connection before the body ended'), request);
-    if (read.outcome === 'too-large') return refuse(request, response, 413, `the body exceeds ${maxBodyBytes} bytes`);
-    if (read.bytes.length === 0) return refuse(request, response, 400, 'the delivery has no body');
+    const bytes = await receiveBody(request, response, { maxBodyBytes, bodyTimeoutMs }, report);
+    if (!bytes) return;
 
     let event: ParsedEvent;
     let key: string;
     try {
-      event = parseEvent(read.bytes, { maxNestingDepth });
+      event = parseEvent(bytes, { maxNestingDepth });
       key = dedupeKey(event);
     } catch (error) {
       if (!(error instanceof EventValidationError)) throw error;

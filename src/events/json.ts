@@ -3,6 +3,12 @@
  * a JSON text or value, and a serialization that equals JSON.stringify (used for dedupe keys).
  */
 
+/**
+ * How deeply a delivery (a webhook event, a Pix notification) may nest objects and arrays by default. The payloads of section 6 nest five
+ * levels; the limit refuses, before parsing, bodies built to exhaust whatever walks them.
+ */
+export const defaultMaxNestingDepth = 64;
+
 /** Whether the JSON `text` nests objects and arrays deeper than `limit`, read in one pass without parsing. */
 export function nestsDeeperThan(text: string, limit: number): boolean {
   let depth = 0;

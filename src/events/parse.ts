@@ -8,7 +8,7 @@ import { eventTable, type EventPayloads } from '../../generated/accounts/operati
 import { patternDescriptions, validators } from '../../generated/accounts/validators.js';
 import { ValidationError, type ValidationIssue } from '../runtime/errors.js';
 import { check, type CompiledValidator } from '../runtime/validation.js';
-import { nestsDeeperThan, stringifyIteratively, valueNestsDeeperThan } from './json.js';
+import { defaultMaxNestingDepth, nestsDeeperThan, stringifyIteratively, valueNestsDeeperThan } from './json.js';
 
 export type EventType = keyof EventPayloads;
 
@@ -51,11 +51,7 @@ export function checkEvent(type: EventType, payload: unknown): ValidationIssue[]
   return check(validator, payload, '', patternDescriptions);
 }
 
-/**
- * How deeply a delivery may nest objects and arrays by default. The payloads of section 6 nest five
- * levels; the limit refuses, before parsing, bodies built to exhaust whatever walks them.
- */
-export const defaultMaxNestingDepth = 64;
+export { defaultMaxNestingDepth };
 
 export interface ParseEventOptions {
   /** Deeper bodies are refused with EventValidationError, rule `maxNestingDepth` (default 64). */

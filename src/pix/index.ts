@@ -95,3 +95,25 @@ export function createPixClient(options: PixClientOptions): PixClient {
 export { operationTable } from '../../generated/pix/operations.js';
 export type { components, operations, paths } from '../../generated/pix/types.js';
 export * from '../runtime/client-options.js';
+export {
+  checkPixNotification,
+  isPixNotificationKind,
+  notificationKey,
+  type NotificationItem,
+  type NotifiedCobR,
+  type NotifiedItems,
+  type NotifiedPix,
+  type NotifiedRec,
+  parsePixNotification,
+  type ParsePixNotificationOptions,
+  PixNotificationError,
+  type PixNotificationKind,
+  pixNotificationKinds,
+} from './notifications.js';
+export {
+  createPixNotificationHandler,
+  type NotificationContext,
+  notificationKindOf,
+  type PixNotificationHandlerOptions,
+} from './notification-handler.js';
+export { memoryDeliveryStore, type DeliveryStore } from '../events/store.js';

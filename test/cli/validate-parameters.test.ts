@@ -194,3 +194,34 @@ describe('contrato validate --strict: a response as its provider must send it', 
     for (const [index, line] of lines.entries()) expect(run.lines[index]).toMatch(line);
   });
 });
+
+describe('contrato validate pix-notification', () => {
+  const paid = { pix: [{ endToEndId: 'E18236120202611241432kR7mQ2xT9Lp', valor: '89.90', horario: '2026-11-24T14:32:08.214Z' }] };
+  it.each([
+    { given: 'a Pix notification', args: ['pix-notification', 'pix', '-'], body: paid, want: 0, lines: [] },
+    {
+      given: 'a Pix without its amount',
+      args: ['pix-notification', 'pix', '-'],
+      body: { pix: [{ ...paid.pix[0], valor: undefined }] },
+      want: 1,
+      lines: ['/pix/0/valor: is required'],
+    },
+    {
+      given: 'a Pix body read as a recurrence notification',
+      args: ['pix-notification', 'rec', '-'],
+      body: paid,
+      want: 1,
+      lines: ['/recs: is required'],
+    },
+  ])('$given -> exit $want', ({ args, body, want, lines }) => {
+    const run = contrato(args, body);
+    expect(run.code, run.stderr).toBe(want);
+    expect(run.lines).toEqual(lines);
+  });
+
+  it('names the known kinds for an unknown one (exit 2)', () => {
+    const run = contrato(['pix-notification', 'cob']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/unknown notification "cob"; known: pix, rec, cobr/);
+  });
+});
