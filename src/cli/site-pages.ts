@@ -26,6 +26,7 @@ export const guideTitles: Record<string, string> = {
   'authentication-and-mtls': 'Authentication and mTLS',
   'retries-and-idempotency': 'Retries and idempotency',
   webhooks: 'Webhooks',
+  'pix-notifications': 'Pix notifications',
   'long-polling': 'Long polling',
   mocks: 'Mocks',
   'updating-a-spec': 'Updating a spec',
