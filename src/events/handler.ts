@@ -6,11 +6,10 @@
  * simultaneous identical deliveries exactly one is handled, a key handled before is acknowledged as a
  * duplicate, and one being handled elsewhere is answered 503 so the platform resends it later.
  */
-import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { dedupeKey, defaultMaxNestingDepth, EventValidationError, parseEvent, type ParsedEvent } from './parse.js';
-import { answer, type Handler, positive, type ReceiverOptions, receiveBody, safeReporter } from './receiver.js';
-import { memoryDeliveryStore, type ClaimOutcome, type DeliveryStore } from './store.js';
+import { handleOnce } from './once.js';
+import { dedupeKey, EventValidationError, parseEvent, type ParsedEvent } from './parse.js';
+import { answer, type Handler, type ReceiverOptions, receiveBody, receiverSettings } from './receiver.js';
 
 export interface WebhookHandlerOptions extends ReceiverOptions {
   /** Handles one event; a rejection answers 500 so the platform resends it. */
@@ -24,14 +23,8 @@ export function createWebhookHandler(options: WebhookHandlerOptions): Handler {
       'the `seen` option was replaced by `store` (a DeliveryStore that claims keys atomically): see docs/guides/webhooks.md',
     );
   }
-  const store = options.store ?? memoryDeliveryStore();
-  const leaseMs = positive('claimLeaseMs', options.claimLeaseMs ?? 60_000);
-  const maxBodyBytes = positive('maxBodyBytes', options.maxBodyBytes ?? 1024 * 1024);
-  const bodyTimeoutMs = positive('bodyTimeoutMs', options.bodyTimeoutMs ?? 10_000);
-  const maxNestingDepth = positive('maxNestingDepth', options.maxNestingDepth ?? defaultMaxNestingDepth);
+  const { store, leaseMs, maxBodyBytes, bodyTimeoutMs, maxNestingDepth, report } = receiverSettings(options);
   const retryAfterSeconds = String(Math.ceil(leaseMs / 1000));
-
-  const report = safeReporter(options.onError);
 
   const handle: Handler = async (request, response) => {
     const bytes = await receiveBody(request, response, { maxBodyBytes, bodyTimeoutMs }, report);
@@ -51,9 +44,13 @@ export function createWebhookHandler(options: WebhookHandlerOptions): Handler {
       });
     }
 
-    const token = randomUUID();
-    const outcome: ClaimOutcome = await store.claim(key, { token, leaseMs });
-    if (outcome === 'handled') return answer(response, 200, { received: true, duplicate: true });
+    const outcome = await handleOnce(key, () => options.onEvent(event, { key, request }), {
+      store,
+      leaseMs,
+      report: (error) => report(error, request),
+      workName: 'onEvent',
+    });
+    if (outcome === 'duplicate') return answer(response, 200, { received: true, duplicate: true });
     if (outcome === 'in-progress') {
       return answer(
         response,
@@ -62,33 +59,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): Handler {
         { 'retry-after': retryAfterSeconds },
       );
     }
-    if (outcome !== 'claimed')
-      throw new TypeError(`the delivery store answered ${String(outcome)} to claim; expected claimed, handled or in-progress`);
-
-    const startedAt = performance.now();
-    try {
-      await options.onEvent(event, { key, request });
-    } catch (error) {
-      report(error, request);
-      try {
-        await store.release(key, token);
-      } catch (releaseError) {
-        // Unreleased, the claim expires after its lease and a later resend is handled then.
-        report(releaseError, request);
-      }
-      return answer(response, 500, { error: 'the event could not be handled; it will be resent' });
-    }
-    const tookMs = Math.round(performance.now() - startedAt);
-    if (tookMs > leaseMs) {
-      // The claim expired while onEvent ran: a resend in that time may have been handled a second time.
-      report(new Error(`onEvent took ${tookMs} ms for ${key}, longer than claimLeaseMs (${leaseMs} ms): raise claimLeaseMs`), request);
-    }
-    try {
-      await store.complete(key, token);
-    } catch (error) {
-      // The work is done, so it is acknowledged; only a lost answer would now bring it back after the lease.
-      report(error, request);
-    }
+    if (outcome === 'failed') return answer(response, 500, { error: 'the event could not be handled; it will be resent' });
     answer(response, 200, { received: true });
   };
 

@@ -5,7 +5,8 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { readBody } from './body.js';
-import type { DeliveryStore } from './store.js';
+import { defaultMaxNestingDepth } from './json.js';
+import { type DeliveryStore, memoryDeliveryStore } from './store.js';
 
 /** The options every receiver takes beside its callbacks. */
 export interface ReceiverOptions {
@@ -22,6 +23,16 @@ export interface ReceiverOptions {
   /** Told of every refusal and failure (invalid body, timeout, store or handler error), for logs. */
   readonly onError?: (error: unknown, request: IncomingMessage) => void;
 }
+
+/** The names of ReceiverOptions, for a receiver that refuses unknown options. */
+export const receiverOptionNames = [
+  'store',
+  'claimLeaseMs',
+  'maxBodyBytes',
+  'bodyTimeoutMs',
+  'maxNestingDepth',
+  'onError',
+] as const satisfies readonly (keyof ReceiverOptions)[];
 
 export type Handler = (request: IncomingMessage, response: ServerResponse) => Promise<void>;
 export type Reporter = (error: unknown, request: IncomingMessage) => void;
@@ -40,6 +51,27 @@ export function answer(
 export function positive(name: string, value: number): number {
   if (!Number.isFinite(value) || value <= 0) throw new RangeError(`${name} must be a positive number, not ${value}`);
   return value;
+}
+
+/** ReceiverOptions checked, with their defaults. */
+export interface ReceiverSettings {
+  readonly store: DeliveryStore;
+  readonly leaseMs: number;
+  readonly maxBodyBytes: number;
+  readonly bodyTimeoutMs: number;
+  readonly maxNestingDepth: number;
+  readonly report: Reporter;
+}
+
+export function receiverSettings(options: ReceiverOptions): ReceiverSettings {
+  return {
+    store: options.store ?? memoryDeliveryStore(),
+    leaseMs: positive('claimLeaseMs', options.claimLeaseMs ?? 60_000),
+    maxBodyBytes: positive('maxBodyBytes', options.maxBodyBytes ?? 1024 * 1024),
+    bodyTimeoutMs: positive('bodyTimeoutMs', options.bodyTimeoutMs ?? 10_000),
+    maxNestingDepth: positive('maxNestingDepth', options.maxNestingDepth ?? defaultMaxNestingDepth),
+    report: safeReporter(options.onError),
+  };
 }
 
 /** `onError` wrapped so that a failing logger never turns into an unhandled rejection that ends the process. */

@@ -5,10 +5,17 @@
  * was a duplicate), so a failure or a crash leaves the notification to the PSP's resends, and the items
  * already handled are then acknowledged as duplicates without a second call.
  */
-import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { answer, type Handler, positive, type ReceiverOptions, receiveBody, refuse, safeReporter } from '../events/receiver.js';
-import { memoryDeliveryStore } from '../events/store.js';
+import { handleOnce, type OnceOutcome } from '../events/once.js';
+import {
+  answer,
+  type Handler,
+  type ReceiverOptions,
+  receiveBody,
+  receiverOptionNames,
+  receiverSettings,
+  refuse,
+} from '../events/receiver.js';
 import {
   type NotificationItem,
   type NotifiedItems,
@@ -40,15 +47,7 @@ const callbackOption = { pix: 'onPix', rec: 'onRec', cobr: 'onCobR' } as const s
   PixNotificationKind,
   keyof PixNotificationHandlerOptions
 >;
-const knownOptions = new Set<string>([
-  ...Object.values(callbackOption),
-  'store',
-  'claimLeaseMs',
-  'maxBodyBytes',
-  'bodyTimeoutMs',
-  'maxNestingDepth',
-  'onError',
-]);
+const knownOptions = new Set<string>([...Object.values(callbackOption), ...receiverOptionNames]);
 
 /** The notification kind of a request path: its last segment (`/hooks/pix?hmac=…` -> `pix`). */
 export function notificationKindOf(url: string | undefined): PixNotificationKind | undefined {
@@ -57,9 +56,9 @@ export function notificationKindOf(url: string | undefined): PixNotificationKind
   return (pixNotificationKinds as readonly string[]).includes(last) ? (last as PixNotificationKind) : undefined;
 }
 
-type ItemOutcome = 'handled' | 'duplicate' | 'in-progress' | 'failed';
-
 export function createPixNotificationHandler(options: PixNotificationHandlerOptions): Handler {
+  if (options === null || typeof options !== 'object')
+    throw new TypeError('createPixNotificationHandler takes an options object with onPix, onRec or onCobR');
   for (const name of Object.keys(options)) {
     if (!knownOptions.has(name))
       throw new TypeError(`unknown option ${name} of createPixNotificationHandler; known: ${[...knownOptions].join(', ')}`);
@@ -67,41 +66,18 @@ export function createPixNotificationHandler(options: PixNotificationHandlerOpti
   const callbacks = Object.values(callbackOption).filter((name) => options[name] !== undefined);
   if (callbacks.length === 0) throw new TypeError('createPixNotificationHandler needs at least one of onPix, onRec and onCobR');
   for (const name of callbacks) if (typeof options[name] !== 'function') throw new TypeError(`${name} must be a function`);
-  const store = options.store ?? memoryDeliveryStore();
-  const leaseMs = positive('claimLeaseMs', options.claimLeaseMs ?? 60_000);
-  const maxBodyBytes = positive('maxBodyBytes', options.maxBodyBytes ?? 1024 * 1024);
-  const bodyTimeoutMs = positive('bodyTimeoutMs', options.bodyTimeoutMs ?? 10_000);
-  const maxNestingDepth = positive('maxNestingDepth', options.maxNestingDepth ?? 64);
-  const report = safeReporter(options.onError);
+  const { store, leaseMs, maxBodyBytes, bodyTimeoutMs, maxNestingDepth, report } = receiverSettings(options);
 
   /** Claims one item, runs its callback and records it; a failed callback releases the claim for the resend. */
-  const handleItem = async (entry: NotificationItem, request: IncomingMessage): Promise<ItemOutcome> => {
-    const token = randomUUID();
-    const outcome = await store.claim(entry.key, { token, leaseMs });
-    if (outcome === 'handled') return 'duplicate';
-    if (outcome === 'in-progress') return 'in-progress';
-    if (outcome !== 'claimed')
-      throw new TypeError(`the delivery store answered ${String(outcome)} to claim; expected claimed, handled or in-progress`);
-    const callback = options[callbackOption[entry.kind]] as Callback<PixNotificationKind>;
-    try {
-      await callback(entry.item, { kind: entry.kind, key: entry.key, request });
-    } catch (error) {
-      report(error, request);
-      try {
-        await store.release(entry.key, token);
-      } catch (releaseError) {
-        // Unreleased, the claim expires after its lease and a later resend is handled then.
-        report(releaseError, request);
-      }
-      return 'failed';
-    }
-    try {
-      await store.complete(entry.key, token);
-    } catch (error) {
-      // The work is done; only a lost answer would bring it back, after the lease.
-      report(error, request);
-    }
-    return 'handled';
+  const handleItem = (entry: NotificationItem, request: IncomingMessage): Promise<OnceOutcome> => {
+    const name = callbackOption[entry.kind];
+    const callback = options[name] as Callback<PixNotificationKind>;
+    return handleOnce(entry.key, () => callback(entry.item, { kind: entry.kind, key: entry.key, request }), {
+      store,
+      leaseMs,
+      report: (error) => report(error, request),
+      workName: name,
+    });
   };
 
   const handle: Handler = async (request, response) => {
@@ -133,22 +109,22 @@ export function createPixNotificationHandler(options: PixNotificationHandlerOpti
         issues: error.issues.map((issue) => ({ pointer: issue.pointer, rule: issue.rule, message: issue.message })),
       });
     }
-    // In order, and stopping at the first failure: a later status of the same charge never overtakes an earlier one.
-    const outcomes: ItemOutcome[] = [];
+    // In order, stopping at the first item not handled here: a later status of the same charge never
+    // overtakes an earlier one, and of two concurrent identical posts one handles everything.
+    let duplicates = 0;
     for (const entry of items) {
       const outcome = await handleItem(entry, request);
-      outcomes.push(outcome);
       if (outcome === 'failed') return answer(response, 500, { error: 'the notification could not be handled; it will be resent' });
+      if (outcome === 'in-progress') {
+        return answer(
+          response,
+          503,
+          { error: 'an item is being handled by another delivery; resend later' },
+          { 'retry-after': String(Math.ceil(leaseMs / 1000)) },
+        );
+      }
+      if (outcome === 'duplicate') duplicates += 1;
     }
-    if (outcomes.includes('in-progress')) {
-      return answer(
-        response,
-        503,
-        { error: 'an item is being handled by another delivery; resend later' },
-        { 'retry-after': String(Math.ceil(leaseMs / 1000)) },
-      );
-    }
-    const duplicates = outcomes.filter((outcome) => outcome === 'duplicate').length;
     answer(response, 200, { received: items.length, duplicates });
   };
 
