@@ -36,15 +36,6 @@ async function validateEventCommand(args: string[]): Promise<number> {
   return report(checkEvent(type, readDocument(file)));
 }
 
-/** A notification body of the API Pix standard checked as the kind its address suffix names (`pix`, `rec`, `cobr`). */
-async function validatePixNotificationCommand(args: string[]): Promise<number> {
-  const { checkPixNotification, isPixNotificationKind, pixNotificationKinds } = await import('../pix/notifications.js');
-  const [kind, file] = args;
-  if (!kind || !isPixNotificationKind(kind))
-    throw new UsageError(`unknown notification ${JSON.stringify(kind ?? '')}; known: ${pixNotificationKinds.join(', ')}`);
-  return report(checkPixNotification(kind, readDocument(file)));
-}
-
 /** A message of interface C checked against its schema, by the names of section 2.12 (`pacs.008`, `dict.create-key`). */
 async function validateMessageCommand(args: string[]): Promise<number> {
   const [{ messageTable }, { validators, patternDescriptions }, { check }] = await Promise.all([
@@ -93,7 +84,8 @@ export interface ValidateOptions {
 export async function validateCommand(args: string[], options: ValidateOptions = {}): Promise<number> {
   const { headers = [], strict = false } = options;
   if (args[0] === 'events') return validateEventCommand(args.slice(1));
-  if (args[0] === 'pix-notification') return validatePixNotificationCommand(args.slice(1));
+  if (args[0] === 'pix-notification')
+    return report((await import('./notification-command.js')).pixNotificationIssues(args.slice(1), readDocument));
   // `messages` is also an interface: `validate messages POST /path request` and `… schema X` keep that form.
   if (args[0] === 'messages' && args[1] !== 'schema' && !/^(get|put|post|patch|delete|head|options)$/i.test(args[1] ?? ''))
     return validateMessageCommand(args.slice(1));
