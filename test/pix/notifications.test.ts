@@ -4,93 +4,18 @@
  * callbacks resolved, a failure 5xx and handled on the resend, an invalid body 400 naming the field, the
  * path suffix routing the kind, and the limits of the body.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   createPixNotificationHandler,
   memoryDeliveryStore,
-  type NotifiedPix,
   notificationKey,
   notificationKindOf,
   type PixNotificationHandlerOptions,
 } from '../../src/pix/index.js';
+import { closeReceivers, cobr, first, pix, rec, refund, second, startPixReceiver } from './notification-receiver.js';
 
-interface Answer {
-  readonly status: number;
-  readonly body: Record<string, unknown>;
-  readonly headers: Headers;
-}
-
-const servers: Server[] = [];
-afterEach(async () => {
-  await Promise.all(
-    servers.splice(0).map(
-      (server) =>
-        new Promise<void>((resolve) => {
-          server.close(() => resolve());
-          server.closeAllConnections();
-        }),
-    ),
-  );
-});
-
-/** A receiver on 127.0.0.1 behind `/hooks/loja42`, as registered with PUT /webhook/{chave}. */
-async function receiver(options: PixNotificationHandlerOptions) {
-  const handler = createPixNotificationHandler(options);
-  const server = createServer((request, response) => void handler(request, response));
-  servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return async (suffix: string, body: unknown, method = 'POST'): Promise<Answer> => {
-    const response = await fetch(`http://127.0.0.1:${port}/hooks/loja42${suffix}`, {
-      method,
-      headers: { 'content-type': 'application/json' },
-      ...(method === 'POST' ? { body: typeof body === 'string' ? body : JSON.stringify(body) } : {}),
-    });
-    return { status: response.status, body: (await response.json()) as Record<string, unknown>, headers: response.headers };
-  };
-}
-
-const pix = (endToEndId: string, extra: Partial<NotifiedPix> = {}): NotifiedPix => ({
-  endToEndId,
-  txid: '7f3c9a2e5b1d4f8a9c0e6b2d4f1a8c3e',
-  valor: '89.90',
-  chave: '2d4c3a7e-9b61-4f0e-8a55-7c1b6d0e9f42',
-  horario: '2026-11-24T14:32:08.214Z',
-  ...extra,
-});
-const first = 'E18236120202611241432kR7mQ2xT9Lp';
-const second = 'E18236120202611241433aB3cD4eF5gH';
-const refund = (status: string) => ({
-  id: 'DEV7731B',
-  rtrId: 'D18236120202611241020a8Fj3kLm9Qw',
-  valor: '20.00',
-  horario: { solicitacao: '2026-11-24T10:20:11.034Z' },
-  status,
-});
-const rec = (status: string, at: string) => ({
-  recs: [
-    {
-      idRec: 'RR1314008820261105k7Q2mX9pL4a',
-      status,
-      atualizacao: [
-        { status: 'CRIADA', data: '2026-11-05T13:22:41.904Z' },
-        { status, data: at },
-      ],
-    },
-  ],
-});
-const cobr = (status: string) => ({
-  cobsr: [
-    {
-      idRec: 'RR1314008820261105k7Q2mX9pL4a',
-      txid: 'c0b7f3a91d24e6b8f0a5c7d2e9b4f61a',
-      status,
-      atualizacao: [{ status, data: '2026-12-10T03:00:41.556Z' }],
-    },
-  ],
-});
+afterEach(closeReceivers);
+const receiver = async (options: PixNotificationHandlerOptions) => (await startPixReceiver(options)).post;
 
 describe('createPixNotificationHandler', () => {
   it('a notification posted twice calls onPix once per Pix and is acknowledged twice', async () => {
