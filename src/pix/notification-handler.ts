@@ -49,11 +49,26 @@ const callbackOption = { pix: 'onPix', rec: 'onRec', cobr: 'onCobR' } as const s
 >;
 const knownOptions = new Set<string>([...Object.values(callbackOption), ...receiverOptionNames]);
 
-/** The notification kind of a request path: its last segment (`/hooks/pix?hmac=…` -> `pix`). */
+const isKind = (segment: string): segment is PixNotificationKind => (pixNotificationKinds as readonly string[]).includes(segment);
+
+/**
+ * The notification kind of a request target. The standard appends `/pix` (`/rec`, `/cobr`) to the registered
+ * address as a string, so an address with a query string gets it at the end of the query
+ * (`/hooks?hmac=…/pix`, or `/hooks?hmac=…&ignorar=/pix` where a PSP suggests a throwaway parameter); a PSP
+ * that appends it to the path sends `/hooks/pix?hmac=…`. The end of the whole target is read first, then the
+ * last segment of the path.
+ */
 export function notificationKindOf(url: string | undefined): PixNotificationKind | undefined {
-  const path = (url ?? '').split('?')[0]!.replace(/\/+$/, '');
+  const target = url ?? '';
+  const query = target.indexOf('?');
+  if (query >= 0) {
+    const tail = target.slice(query + 1).replace(/%2f/gi, '/');
+    const kind = tail.slice(tail.lastIndexOf('/') + 1);
+    if (tail.includes('/') && isKind(kind)) return kind;
+  }
+  const path = (query >= 0 ? target.slice(0, query) : target).replace(/\/+$/, '');
   const last = path.slice(path.lastIndexOf('/') + 1);
-  return (pixNotificationKinds as readonly string[]).includes(last) ? (last as PixNotificationKind) : undefined;
+  return isKind(last) ? last : undefined;
 }
 
 export function createPixNotificationHandler(options: PixNotificationHandlerOptions): Handler {

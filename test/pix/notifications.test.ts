@@ -89,7 +89,7 @@ describe('createPixNotificationHandler', () => {
     await post('/rec', rec('APROVADA', '2026-11-06T09:47:15.230Z'));
     await post('/rec', rec('APROVADA', '2026-11-06T09:47:15.230Z'));
     await post('/rec', rec('CANCELADA', '2026-11-07T09:00:00.000Z'));
-    await post('/cobr?hmac=abc', cobr('CONCLUIDA'));
+    await post('?hmac=abc&ignorar=/cobr', cobr('CONCLUIDA'));
     await post('/cobr', cobr('CONCLUIDA'));
     expect(seen).toEqual(['rec APROVADA', 'rec CANCELADA', 'cobr CONCLUIDA']);
   });
@@ -165,6 +165,12 @@ describe('notification routing and keys', () => {
     { given: '/pix?hmac=3f1c', want: 'pix' },
     { given: '/webhook/rec/', want: 'rec' },
     { given: '/cobr', want: 'cobr' },
+    { given: '/hooks?hmac=3f1c/pix', want: 'pix' },
+    { given: '/hooks?hmac=3f1c&ignorar=/rec', want: 'rec' },
+    { given: '/hooks?hmac=3f1c&ignorar=%2Fcobr', want: 'cobr' },
+    { given: '/hooks/pix?ignorar=/cobr', want: 'cobr' },
+    { given: '/hooks?next=/pixel', want: undefined },
+    { given: '/hooks?kind=pix', want: undefined },
     { given: '/pixel', want: undefined },
     { given: '/', want: undefined },
   ])('$given -> $want', ({ given, want }) => {
