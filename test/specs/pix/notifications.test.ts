@@ -72,7 +72,41 @@ describe('Pix notification bodies', () => {
       body: { recs: [{ ...recurrence, idRec: recurrence.idRec.slice(1) }] },
       want: ['/recs/0/idRec: minLength', '/recs/0/idRec: format'],
     },
+    {
+      kind: 'rec',
+      given: 'a cancellation without its code',
+      body: {
+        recs: [{ ...recurrence, encerramento: { cancelamento: { solicitante: 'USUARIO_RECEBEDOR', descricao: 'Plano encerrado.' } } }],
+      },
+      want: ['/recs/0/encerramento/cancelamento/codigo: required'],
+    },
     { kind: 'cobr', given: 'one recurring charge', body: { cobsr: [charge] }, want: [] },
+    {
+      kind: 'cobr',
+      given: 'an attempt without its endToEndId',
+      body: { cobsr: [{ ...charge, tentativas: [{ dataLiquidacao: '2026-11-10', tipo: 'AGND', status: 'REJEITADA' }] }] },
+      want: ['/cobsr/0/tentativas/0/endToEndId: required'],
+    },
+    {
+      kind: 'pix',
+      given: 'a refund without its status',
+      body: {
+        pix: [
+          {
+            ...received,
+            devolucoes: [
+              {
+                id: 'DEV7731B',
+                rtrId: 'D18236120202611241020a8Fj3kLm9Qw',
+                valor: '20.00',
+                horario: { solicitacao: '2026-11-24T10:20:11.034Z' },
+              },
+            ],
+          },
+        ],
+      },
+      want: ['/pix/0/devolucoes/0/status: required'],
+    },
     { kind: 'cobr', given: 'a charge without txid', body: { cobsr: [{ ...charge, txid: undefined }] }, want: ['/cobsr/0/txid: required'] },
     { kind: 'cobr', given: 'the body of another kind', body: { recs: [recurrence] }, want: ['/cobsr: required'] },
   ])('$kind: $given -> $want', ({ kind, body, want }) => {
