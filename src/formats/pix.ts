@@ -34,6 +34,11 @@ function isRealInstant(text: string): boolean {
   );
 }
 
+/**
+ * An ISPB as it sits inside an end-to-end id or an idRec, where section 2.11 and the resolved patterns give
+ * 8 digits. The API Pix's own ISPB members (ispbParticipante, prestadorDoServicoDeSaque) follow the
+ * standard's `^[0-9A-Z]{8}$` instead, written as a pattern in specs/pix, not with this format.
+ */
 export function checkIspb(value: string): FormatResult {
   return /^\d{8}$/.test(value) ? valid : invalid('an ISPB is 8 digits');
 }

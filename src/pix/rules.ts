@@ -1,4 +1,4 @@
-/** Rules of the Pix receiving API (interface B) that JSON Schema cannot say: due-date discounts, revisions. */
+/** Rules of the Pix receiving API (interface B) that JSON Schema cannot say: due-date discounts, revisions, recurrence dates. */
 import type { CrossFieldCheck } from '../runtime/cross-field.js';
 import type { ValidationIssue } from '../runtime/errors.js';
 import { asRecord, isDate, issue } from '../rules/cross-field.js';
@@ -45,6 +45,28 @@ export const removalAlone: CrossFieldCheck = {
           ),
         ]
       : [];
+  },
+};
+
+/**
+ * Recurrence creation (API Pix standard, RecOperacaoInvalida): `calendario.dataFinal`, when given, is not
+ * before `calendario.dataInicial`. Only POST /rec carries both; PATCH /rec/{idRec} changes dataInicial alone
+ * and the client does not know the stored dataFinal.
+ */
+export const recDatesInOrder: CrossFieldCheck = {
+  name: 'rec-dates-in-order',
+  description: 'calendario.dataFinal, when given, is not before calendario.dataInicial',
+  check: ({ body }) => {
+    const { dataInicial, dataFinal } = asRecord(asRecord(body).calendario);
+    if (!isDate(dataInicial) || !isDate(dataFinal) || dataFinal >= dataInicial) return [];
+    return [
+      issue(
+        '/body/calendario/dataFinal',
+        'rec-dates-in-order',
+        `must not be before calendario.dataInicial ${dataInicial}: the recurrence would end before its first payment; move dataFinal to ${dataInicial} or later, or leave it out for a recurrence without end`,
+        dataFinal,
+      ),
+    ];
   },
 };
 

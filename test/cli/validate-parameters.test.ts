@@ -127,7 +127,7 @@ describe('contrato validate: a problem answer says its own status and a type its
       body: problem('CobVNaoEncontrada', 404),
       want: 1,
       lines: [
-        '/type: names the error type CobVNaoEncontrada, which cob.get does not answer with 404; it declares CobNaoEncontrado for 404',
+        '/type: names the error type CobVNaoEncontrada, which cob.get does not answer with 404; it declares CobNaoEncontrado, NaoEncontrado for 404',
       ],
     },
     {

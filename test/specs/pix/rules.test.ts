@@ -227,9 +227,9 @@ const cases: DocumentCase[] = [
     target: request,
     document: change(
       cobv,
-      (c) => (((c.valor as JsonObject).desconto as JsonObject).descontoDataFixa = [{ data: '2024-12-11', valorPerc: '10.00' }]),
+      (c) => (((c.valor as JsonObject).desconto as JsonObject).descontoDataFixa = [{ data: '2030-12-11', valorPerc: '10.00' }]),
     ),
-    want: /descontoDataFixa\/0\/data: must not be after the due date 2024-12-10/,
+    want: /descontoDataFixa\/0\/data: must not be after the due date 2030-12-10/,
   },
   {
     rule: 'R-B-cobv-desconto-date',
@@ -239,7 +239,7 @@ const cases: DocumentCase[] = [
     target: request,
     document: change(
       cobv,
-      (c) => (((c.valor as JsonObject).desconto as JsonObject).descontoDataFixa = [{ data: '2024-12-10', valorPerc: '10.00' }]),
+      (c) => (((c.valor as JsonObject).desconto as JsonObject).descontoDataFixa = [{ data: '2030-12-10', valorPerc: '10.00' }]),
     ),
     want: 'valid',
   },
@@ -543,6 +543,20 @@ const queryCases: {
     want: /must not be before inicio/,
   },
   {
+    rule: 'R-B-err-PayloadLocationConsultaInvalida-3',
+    given: 'paginaAtual 0 on loc',
+    operationId: 'loc.list',
+    query: { inicio: '2026-11-01T00:00:00Z', fim: '2026-11-02T00:00:00Z', 'paginacao.paginaAtual': 0 },
+    want: 'valid',
+  },
+  {
+    rule: 'R-B-err-PayloadLocationConsultaInvalida-3',
+    given: 'itensPorPagina -1 on loc',
+    operationId: 'loc.list',
+    query: { inicio: '2026-11-01T00:00:00Z', fim: '2026-11-02T00:00:00Z', 'paginacao.itensPorPagina': -1 },
+    want: /itensPorPagina: must be at least 1/,
+  },
+  {
     rule: 'R-B-list-filters-scope',
     given: 'locationPresente on cob',
     operationId: 'cob.list',
@@ -574,7 +588,7 @@ describe('list queries of interface B', () => {
     };
     const issues = [
       ...validateRequest(info, modules.validators.operations[c.operationId]!, args, modules.patternDescriptions),
-      ...runCrossFieldChecks(modules.crossFieldChecks[c.operationId], args, { now: new Date() }),
+      ...runCrossFieldChecks(modules.crossFieldChecks[c.operationId], args, { now: new Date('2026-11-21T12:00:00Z') }),
     ];
     if (c.want === 'valid') expect(issues).toEqual([]);
     else expect(issues.map((issue) => `${issue.pointer}: ${issue.message}`).join('\n')).toMatch(c.want);
@@ -634,7 +648,8 @@ const coveredElsewhere: Record<string, string> = {
   'R-B-cob-psp-removal': 'state move on the server; REMOVIDA_PELO_PSP is a known value of responses',
   'R-B-cob-not-ativa-immutable':
     'needs the charge state, known only to the server: 400 CobOperacaoInvalida/CobVOperacaoInvalida declared (error types test)',
-  'R-B-cobr-cancel': 'needs the expected first settlement date, known only to the server: 400 CobROperacaoInvalida declared',
+  'R-B-cobr-cancel':
+    "needs the expected first settlement date: the due date moved to the next business day of the payer's municipality (ajusteDiaUtil), by holidays only the server knows",
   'R-B-solicrec-cancel': 'needs the request status, known only to the server: 400 SolicRecOperacaoInvalida declared',
   'R-B-retry-attempt-states': 'state names only; tentativas status values SOLICITADA, AGENDADA are known values of responses',
   'R-B-token': 'test/runtime/token-request.test.ts (Basic client authentication, form body, /oauth/token) and the pix contract test',
@@ -644,35 +659,36 @@ const coveredElsewhere: Record<string, string> = {
   'R-B-err-RequisicaoInvalida': 'generic 400 of the operations without a specific type; details not shown',
   'R-B-err-ErroInternoDoServidor': 'generic 500 declared on the operations; details not shown',
   'R-B-err-AcessoNegado': 'error types test',
-  'R-B-err-NaoEncontrado': 'generic 404 declared where no specific type applies',
-  'R-B-err-PermanentementeRemovido': 'generic 410 declared on the payload locations (404 or 410)',
+  'R-B-err-NaoEncontrado': 'test/specs/pix/error-catalogue.test.ts: 404 and NaoEncontrado declared on every operation of both documents',
+  'R-B-err-PermanentementeRemovido': 'test/specs/pix/error-catalogue.test.ts: 410 and PermanentementeRemovido declared on every operation',
   'R-B-err-ServicoIndisponivel': 'error types test',
   'R-B-err-IndisponibilidadePorTempoEsgotado': 'error types test',
   'R-B-err-CobRNaoEncontrado': 'error types test',
   'R-B-err-CobROperacaoInvalida-1': 'schema of cobr bodies (cases above: infoAdicional, ajusteDiaUtil, recebedor, idRec)',
-  'R-B-err-CobROperacaoInvalida-2': 'needs the creation date, known only to the server',
+  'R-B-err-CobROperacaoInvalida-2': 'test/specs/pix/clock-rules.test.ts: due date not before today (São Paulo) on POST and PUT /cobr',
   'R-B-err-CobROperacaoInvalida-3': 'account ownership is server-side',
   'R-B-err-CobROperacaoInvalida-4': 'txid uniqueness is server-side',
   'R-B-err-CobROperacaoInvalida-5': 'needs the other charges of the idRec, server-side',
   'R-B-err-CobROperacaoInvalida-6': 'needs the expected settlement date, server-side',
   'R-B-err-CobROperacaoInvalida-7': 'needs the attempts of the charge, server-side',
-  'R-B-err-CobROperacaoInvalida-8':
-    'the retry date is a path parameter of format date; "in the future" depends on the server clock and calendar',
+  'R-B-err-CobROperacaoInvalida-8': 'test/specs/pix/clock-rules.test.ts: the retry date after today (São Paulo), today refused',
   'R-B-err-CobROperacaoInvalida-9': 'needs the recurrence policy, server-side',
   'R-B-err-CobRConsultaInvalida-1': 'parameter schemas (list query cases above)',
   'R-B-err-RecPayloadNaoEncontrado': 'error types test',
   'R-B-err-RecPayloadOperacaoInvalida': 'error types test',
   'R-B-err-CobPayloadNaoEncontrado': 'error types test',
-  'R-B-err-CobPayloadOperacaoInvalida-2': 'DPP format date in the location document; "in the past" depends on the server clock',
+  'R-B-err-CobPayloadOperacaoInvalida-2':
+    'test/specs/pix/clock-rules.test.ts: DPP not before today (São Paulo); the upper bound needs the charge',
   'R-B-err-SolicRecNaoEncontrada': 'error types test',
   'R-B-err-SolicRecOperacaoInvalida-1': 'solicrec body schemas (fuzz test: required members, unknown members)',
-  'R-B-err-SolicRecOperacaoInvalida-2': 'needs the creation instant, server-side',
+  'R-B-err-SolicRecOperacaoInvalida-2': 'test/specs/pix/clock-rules.test.ts: the expiry not before now',
   'R-B-err-SolicRecOperacaoInvalida-3': 'needs the other requests of the idRec, server-side',
   'R-B-err-SolicRecOperacaoInvalida-4': 'needs the request status, server-side',
   'R-B-err-CobNaoEncontrado': 'error types test',
   'R-B-err-CobOperacaoInvalida-3': 'devedor, chave, solicitacaoPagador, infoAdicionais schemas (cases above and fuzz test)',
   'R-B-err-CobOperacaoInvalida-4': 'account ownership is server-side',
-  'R-B-err-CobOperacaoInvalida-5': 'loc state is server-side; loc.id is an integer in the request schema',
+  'R-B-err-CobOperacaoInvalida-5':
+    'whether loc.id exists, is free and is of type cob is known to the server from the id; a loc.tipoCob sent as cobv is refused by the schema (standard-defects test)',
   'R-B-err-CobOperacaoInvalida-6': 'needs the charge state, server-side',
   'R-B-err-CobOperacaoInvalida-7': 'needs the charge state, server-side',
   'R-B-err-CobOperacaoInvalida-8': 'removal-alone check (cases above, R-B-cob-remove-patch)',
@@ -680,10 +696,11 @@ const coveredElsewhere: Record<string, string> = {
   'R-B-err-CobConsultaInvalida-2': 'whether a revisao exists is server-side; its type is checked (R-B-cob-get-revisao)',
   'R-B-err-CobVNaoEncontrada': 'error types test',
   'R-B-err-CobVOperacaoInvalida-1': 'batch status is server-side',
-  'R-B-err-CobVOperacaoInvalida-2': 'needs the creation date, server-side',
+  'R-B-err-CobVOperacaoInvalida-2': 'test/specs/pix/clock-rules.test.ts: due date not before today (São Paulo) on POST and PUT /cobv',
   'R-B-err-CobVOperacaoInvalida-4': 'schemas of cobv bodies (cases above and fuzz test)',
   'R-B-err-CobVOperacaoInvalida-5': 'account ownership is server-side',
-  'R-B-err-CobVOperacaoInvalida-6': 'loc state is server-side',
+  'R-B-err-CobVOperacaoInvalida-6':
+    'whether loc.id exists, is free and is of type cobv is known to the server from the id; a loc.tipoCob sent as cob is refused by the schema (standard-defects test)',
   'R-B-err-CobVOperacaoInvalida-7': 'R-B-cobv-original-nonzero and the amount format (cases above)',
   'R-B-err-CobVOperacaoInvalida-8': 'multa, juros, abatimento, desconto schemas (modality cases above, fuzz test)',
   'R-B-err-CobVOperacaoInvalida-9': 'reductions-below-original check (R-B-cobv-abatimento-desconto-below)',
@@ -693,7 +710,6 @@ const coveredElsewhere: Record<string, string> = {
   'R-B-err-CobVConsultaInvalida': 'list query cases above',
   'R-B-err-PayloadLocationNaoEncontrado': 'error types test',
   'R-B-err-PayloadLocationConsultaInvalida-1': 'parameter schemas of GET /loc',
-  'R-B-err-PayloadLocationConsultaInvalida-3': 'paginacao parameters (R-B-list-pagination)',
   'R-B-err-PixNaoEncontrado': 'error types test',
   'R-B-err-PixDevolucaoNaoEncontrada': 'error types test',
   'R-B-err-PixConsultaInvalida': 'list query cases above (pix.list)',
