@@ -70,7 +70,7 @@ describe('NaoEncontrado 404 and PermanentementeRemovido 410 on every operation o
   });
 });
 
-describe('the error types of the API Pix standard that section 7.2 does not list', () => {
+describe('the error types of the API Pix standard that section 7.2 does not list (R-B-std-error-types)', () => {
   it('are fifteen', () => {
     expect(Object.keys(standardTypes)).toHaveLength(15);
   });

@@ -178,6 +178,23 @@ const cases: Case[] = [
     document: change(webhook, (c) => delete c.webhookUrl),
     want: /\/webhookUrl: is required/,
   },
+  // GET /webhook: fim not before inicio (WebhookConsultaInvalida), both optional there.
+  {
+    rule: 'R-B-std-webhook-list-window',
+    given: 'fim after inicio',
+    method: 'GET',
+    path: `/webhook?${window}`,
+    target: request,
+    want: 'valid',
+  },
+  {
+    rule: 'R-B-std-webhook-list-window',
+    given: 'fim before inicio',
+    method: 'GET',
+    path: '/webhook?inicio=2026-11-30T00:00:00Z&fim=2026-11-01T00:00:00Z',
+    target: request,
+    want: /^\/query\/fim: must not be before inicio 2026-11-30T00:00:00Z.*\(inicio-fim\)$/,
+  },
   // 5. POST /rec: a recurrence does not end before it starts.
   {
     rule: 'R-B-std-rec-dates',
