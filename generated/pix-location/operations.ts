@@ -31,7 +31,9 @@ export const operationTable = {
       "CobPayloadNaoEncontrado",
       "ServicoIndisponivel",
       "IndisponibilidadePorTempoEsgotado",
-      "ErroInternoDoServidor"
+      "ErroInternoDoServidor",
+      "NaoEncontrado",
+      "PermanentementeRemovido"
     ],
     "jwsPayload": "CobPayload",
     "source": null,
@@ -89,7 +91,9 @@ export const operationTable = {
       "CobPayloadNaoEncontrado",
       "ServicoIndisponivel",
       "IndisponibilidadePorTempoEsgotado",
-      "ErroInternoDoServidor"
+      "ErroInternoDoServidor",
+      "NaoEncontrado",
+      "PermanentementeRemovido"
     ],
     "jwsPayload": "CobVPayload",
     "source": null,
@@ -135,7 +139,9 @@ export const operationTable = {
       "RecPayloadNaoEncontrado",
       "ServicoIndisponivel",
       "IndisponibilidadePorTempoEsgotado",
-      "ErroInternoDoServidor"
+      "ErroInternoDoServidor",
+      "NaoEncontrado",
+      "PermanentementeRemovido"
     ],
     "jwsPayload": "RecPayload",
     "source": null,

@@ -29,7 +29,7 @@ export interface paths {
             query?: {
                 /** @description IBGE code of the payer's municipality (7 digits, the first two being the federation unit). The PSP uses it to move a due date that falls on a local holiday. The standard writes its pattern between regex slashes, which matches nothing; the `ibge` format is used instead. A code outside the schema or not in the IBGE table gives 400 CobPayloadOperacaoInvalida. */
                 codMun?: string;
-                /** @description Intended payment date (`YYYY-MM-DD`): the amounts of the payload (fine, interest, discount, final) are computed for it. A date in the past, or after the last day the charge can be paid (dataDeVencimento plus validadeAposVencimento days), gives 400 CobPayloadOperacaoInvalida — checked by the service. */
+                /** @description Intended payment date (`YYYY-MM-DD`): the amounts of the payload (fine, interest, discount, final) are computed for it. A date in the past, or after the last day the charge can be paid (dataDeVencimento plus validadeAposVencimento days), gives 400 CobPayloadOperacaoInvalida. The service checks both; `contrato validate` also refuses a date before today in São Paulo (rule dpp-not-in-the-past), while the last payable day needs the charge. */
                 DPP?: string;
             };
             header?: never;
@@ -175,10 +175,7 @@ export interface components {
                 cnpj: string;
                 /** @description Name of the receiving company. */
                 nome: string;
-                /**
-                 * Format: ispb
-                 * @description ISPB of the receiver's PSP.
-                 */
+                /** @description ISPB of the receiver's PSP. */
                 ispbParticipante: string;
             };
             /** @description Retry policy after the due date. The standard requires it in this payload, yet its confirmation-request examples leave it out; it is optional here. */
@@ -656,7 +653,7 @@ export interface operations {
             query?: {
                 /** @description IBGE code of the payer's municipality (7 digits, the first two being the federation unit). The PSP uses it to move a due date that falls on a local holiday. The standard writes its pattern between regex slashes, which matches nothing; the `ibge` format is used instead. A code outside the schema or not in the IBGE table gives 400 CobPayloadOperacaoInvalida. */
                 codMun?: string;
-                /** @description Intended payment date (`YYYY-MM-DD`): the amounts of the payload (fine, interest, discount, final) are computed for it. A date in the past, or after the last day the charge can be paid (dataDeVencimento plus validadeAposVencimento days), gives 400 CobPayloadOperacaoInvalida — checked by the service. */
+                /** @description Intended payment date (`YYYY-MM-DD`): the amounts of the payload (fine, interest, discount, final) are computed for it. A date in the past, or after the last day the charge can be paid (dataDeVencimento plus validadeAposVencimento days), gives 400 CobPayloadOperacaoInvalida. The service checks both; `contrato validate` also refuses a date before today in São Paulo (rule dpp-not-in-the-past), while the last payable day needs the charge. */
                 DPP?: string;
             };
             header?: never;

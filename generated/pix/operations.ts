@@ -27,7 +27,9 @@ export const operationTable = {
       "AcessoNegado",
       "ServicoIndisponivel",
       "IndisponibilidadePorTempoEsgotado",
-      "ErroInternoDoServidor"
+      "ErroInternoDoServidor",
+      "NaoEncontrado",
+      "PermanentementeRemovido"
     ],
     "jwsPayload": null,
     "source": null,
@@ -41,6 +43,8 @@ export const operationTable = {
       "400",
       "401",
       "403",
+      "404",
+      "410",
       "500",
       "503",
       "504"
@@ -126,7 +130,9 @@ export const operationTable = {
       "AcessoNegado",
       "ServicoIndisponivel",
       "IndisponibilidadePorTempoEsgotado",
-      "ErroInternoDoServidor"
+      "ErroInternoDoServidor",
+      "NaoEncontrado",
+      "PermanentementeRemovido"
     ],
     "jwsPayload": null,
     "source": null,
@@ -139,6 +145,8 @@ export const operationTable = {
       "200",
       "400",
       "403",
+      "404",
+      "410",
       "500",
       "503",
       "504"
@@ -169,7 +177,9 @@ export const operationTable = {
       "AcessoNegado",
       "ServicoIndisponivel",
       "IndisponibilidadePorTempoEsgotado",
-      "ErroInternoDoServidor"
+      "ErroInternoDoServidor",
+      "NaoEncontrado",
+      "PermanentementeRemovido"
     ],
     "jwsPayload": null,
     "source": "api-pix-standard",
@@ -182,6 +192,8 @@ export const operationTable = {
       "201",
       "400",
       "403",
+      "404",
+      "410",
       "500",
       "503",
       "504"
@@ -223,7 +235,9 @@ export const operationTable = {
       "AcessoNegado",
       "ServicoIndisponivel",
       "IndisponibilidadePorTempoEsgotado",
-      "ErroInternoDoServidor"
+      "ErroInternoDoServidor",
+      "NaoEncontrado",
+      "PermanentementeRemovido"
     ],
     "jwsPayload": null,
     "source": null,
@@ -237,6 +251,7 @@ export const operationTable = {
       "400",
       "403",
       "404",
+      "410",
       "500",
       "503",
       "504"
@@ -275,7 +290,8 @@ export const operationTable = {
       "AcessoNegado",
       "ServicoIndisponivel",
       "IndisponibilidadePorTempoEsgotado",
-      "ErroInternoDoServidor"
+      "ErroInternoDoServidor",
+      "PermanentementeRemovido"
     ],
     "jwsPayload": null,
     "source": null,
@@ -290,6 +306,7 @@ export const operationTable = {
       "400",
       "403",
       "404",
+      "410",
       "500",
       "503",
       "504"
@@ -327,7 +344,9 @@ export const operationTable = {
       "AcessoNegado",
       "ServicoIndisponivel",
       "IndisponibilidadePorTempoEsgotado",
-      "ErroInternoDoServidor"
+      "ErroInternoDoServidor",
+      "NaoEncontrado",
+      "PermanentementeRemovido"
     ],
     "jwsPayload": null,
     "source": null,
@@ -340,6 +359,8 @@ export const operationTable = {
       "201",
       "400",
       "403",
+      "404",
+      "410",
       "500",
       "503",
       "504"
@@ -378,7 +399,9 @@ export const operationTable = {
       "AcessoNegado",
       "ServicoIndisponivel",
       "IndisponibilidadePorTempoEsgotado",
-      "ErroInternoDoServidor"
+      "ErroInternoDoServidor",
+      "NaoEncontrado",
+      "PermanentementeRemovido"
     ],
     "jwsPayload": null,
     "source": null,
@@ -392,6 +415,7 @@ export const operationTable = {
       "400",
       "403",
       "404",
+      "410",
       "500",
       "503",
       "504"
@@ -442,6 +466,12 @@ export const operationTable = {
         "type": "string"
       },
       {
+        "name": "loteCobVId",
+        "in": "query",
+        "required": false,
+        "type": "integer"
+      },
+      {
         "name": "paginacao.paginaAtual",
         "in": "query",
         "required": false,
@@ -471,7 +501,9 @@ export const operationTable = {
       "AcessoNegado",
       "ServicoIndisponivel",
       "IndisponibilidadePorTempoEsgotado",
-      "ErroInternoDoServidor"
+      "ErroInternoDoServidor",
+      "NaoEncontrado",
+      "PermanentementeRemovido"
     ],
     "jwsPayload": null,
     "source": null,
@@ -484,6 +516,8 @@ export const operationTable = {
       "200",
       "400",
       "403",
+      "404",
+      "410",
       "500",
       "503",
       "504"
@@ -525,7 +559,9 @@ export const operationTable = {
       "AcessoNegado",
       "ServicoIndisponivel",
       "IndisponibilidadePorTempoEsgotado",
-      "ErroInternoDoServidor"
+      "ErroInternoDoServidor",
+      "NaoEncontrado",
+      "PermanentementeRemovido"
     ],
     "jwsPayload": null,
     "source": null,
@@ -539,6 +575,7 @@ export const operationTable = {
       "400",
       "403",
       "404",
+      "410",
       "500",
       "503",
       "504"
@@ -577,7 +614,8 @@ export const operationTable = {
       "AcessoNegado",
       "ServicoIndisponivel",
       "IndisponibilidadePorTempoEsgotado",
-      "ErroInternoDoServidor"
+      "ErroInternoDoServidor",
+      "PermanentementeRemovido"
     ],
     "jwsPayload": null,
     "source": null,
@@ -592,6 +630,7 @@ export const operationTable = {
       "400",
       "403",
       "404",
+      "410",
       "500",
       "503",
       "504"
@@ -629,7 +668,9 @@ export const operationTable = {
       "AcessoNegado",
       "ServicoIndisponivel",
       "IndisponibilidadePorTempoEsgotado",
-      "ErroInternoDoServidor"
+      "ErroInternoDoServidor",
+      "NaoEncontrado",
+      "PermanentementeRemovido"
     ],
     "jwsPayload": null,
     "source": null,
@@ -642,6 +683,8 @@ export const operationTable = {
       "201",
       "400",
       "403",
+      "404",
+      "410",
       "500",
       "503",
       "504"
@@ -680,7 +723,9 @@ export const operationTable = {
       "AcessoNegado",
       "ServicoIndisponivel",
       "IndisponibilidadePorTempoEsgotado",
-      "ErroInternoDoServidor"
+      "ErroInternoDoServidor",
+      "NaoEncontrado",
+      "PermanentementeRemovido"
     ],
     "jwsPayload": null,
     "source": null,
@@ -694,6 +739,7 @@ export const operationTable = {
       "400",
       "403",
       "404",
+      "410",
       "500",
       "503",
       "504"
@@ -755,7 +801,10 @@ export const operationTable = {
       "AcessoNegado",
       "ServicoIndisponivel",
       "IndisponibilidadePorTempoEsgotado",
-      "ErroInternoDoServidor"
+      "ErroInternoDoServidor",
+      "LoteCobVConsultaInvalida",
+      "NaoEncontrado",
+      "PermanentementeRemovido"
     ],
     "jwsPayload": null,
     "source": "api-pix-standard",
@@ -768,6 +817,8 @@ export const operationTable = {
       "200",
       "400",
       "403",
+      "404",
+      "410",
       "500",
       "503",
       "504"
@@ -803,7 +854,10 @@ export const operationTable = {
       "AcessoNegado",
       "ServicoIndisponivel",
       "IndisponibilidadePorTempoEsgotado",
-      "ErroInternoDoServidor"
+      "ErroInternoDoServidor",
+      "LoteCobVConsultaInvalida",
+      "LoteCobVNaoEncontrado",
+      "PermanentementeRemovido"
     ],
     "jwsPayload": null,
     "source": "api-pix-standard",
@@ -817,6 +871,7 @@ export const operationTable = {
       "400",
       "403",
       "404",
+      "410",
       "500",
       "503",
       "504"
@@ -855,7 +910,9 @@ export const operationTable = {
       "AcessoNegado",
       "ServicoIndisponivel",
       "IndisponibilidadePorTempoEsgotado",
-      "ErroInternoDoServidor"
+      "ErroInternoDoServidor",
+      "LoteCobVOperacaoInvalida",
+      "PermanentementeRemovido"
     ],
     "jwsPayload": null,
     "source": "api-pix-standard",
@@ -869,6 +926,7 @@ export const operationTable = {
       "400",
       "403",
       "404",
+      "410",
       "500",
       "503",
       "504"
@@ -907,7 +965,11 @@ export const operationTable = {
       "AcessoNegado",
       "ServicoIndisponivel",
       "IndisponibilidadePorTempoEsgotado",
-      "ErroInternoDoServidor"
+      "ErroInternoDoServidor",
+      "LoteCobVOperacaoInvalida",
+      "LoteCobVNaoEncontrado",
+      "CobVOperacaoInvalida",
+      "PermanentementeRemovido"
     ],
     "jwsPayload": null,
     "source": "api-pix-standard",
@@ -921,6 +983,7 @@ export const operationTable = {
       "400",
       "403",
       "404",
+      "410",
       "500",
       "503",
       "504"
@@ -1012,7 +1075,9 @@ export const operationTable = {
       "AcessoNegado",
       "ServicoIndisponivel",
       "IndisponibilidadePorTempoEsgotado",
-      "ErroInternoDoServidor"
+      "ErroInternoDoServidor",
+      "NaoEncontrado",
+      "PermanentementeRemovido"
     ],
     "jwsPayload": null,
     "source": null,
@@ -1025,6 +1090,8 @@ export const operationTable = {
       "200",
       "400",
       "403",
+      "404",
+      "410",
       "500",
       "503",
       "504"
@@ -1055,7 +1122,9 @@ export const operationTable = {
       "AcessoNegado",
       "ServicoIndisponivel",
       "IndisponibilidadePorTempoEsgotado",
-      "ErroInternoDoServidor"
+      "ErroInternoDoServidor",
+      "NaoEncontrado",
+      "PermanentementeRemovido"
     ],
     "jwsPayload": null,
     "source": null,
@@ -1068,6 +1137,8 @@ export const operationTable = {
       "201",
       "400",
       "403",
+      "404",
+      "410",
       "500",
       "503",
       "504"
@@ -1103,7 +1174,9 @@ export const operationTable = {
       "AcessoNegado",
       "ServicoIndisponivel",
       "IndisponibilidadePorTempoEsgotado",
-      "ErroInternoDoServidor"
+      "ErroInternoDoServidor",
+      "NaoEncontrado",
+      "PermanentementeRemovido"
     ],
     "jwsPayload": null,
     "source": null,
@@ -1117,6 +1190,7 @@ export const operationTable = {
       "400",
       "403",
       "404",
+      "410",
       "500",
       "503",
       "504"
@@ -1155,7 +1229,8 @@ export const operationTable = {
       "AcessoNegado",
       "ServicoIndisponivel",
       "IndisponibilidadePorTempoEsgotado",
-      "ErroInternoDoServidor"
+      "ErroInternoDoServidor",
+      "PermanentementeRemovido"
     ],
     "jwsPayload": null,
     "source": "api-pix-standard",
@@ -1169,6 +1244,7 @@ export const operationTable = {
       "400",
       "403",
       "404",
+      "410",
       "500",
       "503",
       "504"
@@ -1207,7 +1283,9 @@ export const operationTable = {
       "AcessoNegado",
       "ServicoIndisponivel",
       "IndisponibilidadePorTempoEsgotado",
-      "ErroInternoDoServidor"
+      "ErroInternoDoServidor",
+      "NaoEncontrado",
+      "PermanentementeRemovido"
     ],
     "jwsPayload": null,
     "source": null,
@@ -1221,6 +1299,7 @@ export const operationTable = {
       "400",
       "403",
       "404",
+      "410",
       "500",
       "503",
       "504"
@@ -1262,7 +1341,9 @@ export const operationTable = {
       "AcessoNegado",
       "ServicoIndisponivel",
       "IndisponibilidadePorTempoEsgotado",
-      "ErroInternoDoServidor"
+      "ErroInternoDoServidor",
+      "NaoEncontrado",
+      "PermanentementeRemovido"
     ],
     "jwsPayload": null,
     "source": null,
@@ -1276,6 +1357,7 @@ export const operationTable = {
       "400",
       "403",
       "404",
+      "410",
       "500",
       "503",
       "504"
@@ -1367,7 +1449,10 @@ export const operationTable = {
       "AcessoNegado",
       "ServicoIndisponivel",
       "IndisponibilidadePorTempoEsgotado",
-      "ErroInternoDoServidor"
+      "ErroInternoDoServidor",
+      "RecConsultaInvalida",
+      "NaoEncontrado",
+      "PermanentementeRemovido"
     ],
     "jwsPayload": null,
     "source": "api-pix-standard",
@@ -1380,6 +1465,8 @@ export const operationTable = {
       "200",
       "400",
       "403",
+      "404",
+      "410",
       "500",
       "503",
       "504"
@@ -1410,7 +1497,10 @@ export const operationTable = {
       "AcessoNegado",
       "ServicoIndisponivel",
       "IndisponibilidadePorTempoEsgotado",
-      "ErroInternoDoServidor"
+      "ErroInternoDoServidor",
+      "RecOperacaoInvalida",
+      "NaoEncontrado",
+      "PermanentementeRemovido"
     ],
     "jwsPayload": null,
     "source": "api-pix-standard",
@@ -1423,6 +1513,8 @@ export const operationTable = {
       "201",
       "400",
       "403",
+      "404",
+      "410",
       "500",
       "503",
       "504"
@@ -1464,7 +1556,10 @@ export const operationTable = {
       "AcessoNegado",
       "ServicoIndisponivel",
       "IndisponibilidadePorTempoEsgotado",
-      "ErroInternoDoServidor"
+      "ErroInternoDoServidor",
+      "RecConsultaInvalida",
+      "RecNaoEncontrada",
+      "PermanentementeRemovido"
     ],
     "jwsPayload": null,
     "source": "api-pix-standard",
@@ -1478,6 +1573,7 @@ export const operationTable = {
       "400",
       "403",
       "404",
+      "410",
       "500",
       "503",
       "504"
@@ -1516,7 +1612,10 @@ export const operationTable = {
       "AcessoNegado",
       "ServicoIndisponivel",
       "IndisponibilidadePorTempoEsgotado",
-      "ErroInternoDoServidor"
+      "ErroInternoDoServidor",
+      "RecOperacaoInvalida",
+      "RecNaoEncontrada",
+      "PermanentementeRemovido"
     ],
     "jwsPayload": null,
     "source": "api-pix-standard",
@@ -1530,6 +1629,7 @@ export const operationTable = {
       "400",
       "403",
       "404",
+      "410",
       "500",
       "503",
       "504"
@@ -1561,7 +1661,8 @@ export const operationTable = {
       "AcessoNegado",
       "ServicoIndisponivel",
       "IndisponibilidadePorTempoEsgotado",
-      "ErroInternoDoServidor"
+      "ErroInternoDoServidor",
+      "PermanentementeRemovido"
     ],
     "jwsPayload": null,
     "source": null,
@@ -1575,6 +1676,7 @@ export const operationTable = {
       "400",
       "403",
       "404",
+      "410",
       "500",
       "503",
       "504"
@@ -1609,7 +1711,9 @@ export const operationTable = {
       "AcessoNegado",
       "ServicoIndisponivel",
       "IndisponibilidadePorTempoEsgotado",
-      "ErroInternoDoServidor"
+      "ErroInternoDoServidor",
+      "NaoEncontrado",
+      "PermanentementeRemovido"
     ],
     "jwsPayload": null,
     "source": null,
@@ -1622,6 +1726,7 @@ export const operationTable = {
       "200",
       "403",
       "404",
+      "410",
       "500",
       "503",
       "504"
@@ -1660,7 +1765,8 @@ export const operationTable = {
       "AcessoNegado",
       "ServicoIndisponivel",
       "IndisponibilidadePorTempoEsgotado",
-      "ErroInternoDoServidor"
+      "ErroInternoDoServidor",
+      "PermanentementeRemovido"
     ],
     "jwsPayload": null,
     "source": null,
@@ -1675,6 +1781,7 @@ export const operationTable = {
       "400",
       "403",
       "404",
+      "410",
       "500",
       "503",
       "504"
@@ -1748,7 +1855,9 @@ export const operationTable = {
       "AcessoNegado",
       "ServicoIndisponivel",
       "IndisponibilidadePorTempoEsgotado",
-      "ErroInternoDoServidor"
+      "ErroInternoDoServidor",
+      "NaoEncontrado",
+      "PermanentementeRemovido"
     ],
     "jwsPayload": null,
     "source": null,
@@ -1761,6 +1870,8 @@ export const operationTable = {
       "200",
       "400",
       "403",
+      "404",
+      "410",
       "500",
       "503",
       "504"
@@ -1791,7 +1902,9 @@ export const operationTable = {
       "AcessoNegado",
       "ServicoIndisponivel",
       "IndisponibilidadePorTempoEsgotado",
-      "ErroInternoDoServidor"
+      "ErroInternoDoServidor",
+      "NaoEncontrado",
+      "PermanentementeRemovido"
     ],
     "jwsPayload": null,
     "source": null,
@@ -1804,6 +1917,8 @@ export const operationTable = {
       "201",
       "400",
       "403",
+      "404",
+      "410",
       "500",
       "503",
       "504"
@@ -1839,7 +1954,9 @@ export const operationTable = {
       "AcessoNegado",
       "ServicoIndisponivel",
       "IndisponibilidadePorTempoEsgotado",
-      "ErroInternoDoServidor"
+      "ErroInternoDoServidor",
+      "NaoEncontrado",
+      "PermanentementeRemovido"
     ],
     "jwsPayload": null,
     "source": null,
@@ -1853,6 +1970,7 @@ export const operationTable = {
       "400",
       "403",
       "404",
+      "410",
       "500",
       "503",
       "504"
@@ -1888,7 +2006,9 @@ export const operationTable = {
       "AcessoNegado",
       "ServicoIndisponivel",
       "IndisponibilidadePorTempoEsgotado",
-      "ErroInternoDoServidor"
+      "ErroInternoDoServidor",
+      "NaoEncontrado",
+      "PermanentementeRemovido"
     ],
     "jwsPayload": null,
     "source": null,
@@ -1902,6 +2022,7 @@ export const operationTable = {
       "400",
       "403",
       "404",
+      "410",
       "500",
       "503",
       "504"
@@ -1937,7 +2058,9 @@ export const operationTable = {
       "AcessoNegado",
       "ServicoIndisponivel",
       "IndisponibilidadePorTempoEsgotado",
-      "ErroInternoDoServidor"
+      "ErroInternoDoServidor",
+      "NaoEncontrado",
+      "PermanentementeRemovido"
     ],
     "jwsPayload": null,
     "source": null,
@@ -1951,6 +2074,7 @@ export const operationTable = {
       "400",
       "403",
       "404",
+      "410",
       "500",
       "503",
       "504"
@@ -2024,7 +2148,10 @@ export const operationTable = {
       "AcessoNegado",
       "ServicoIndisponivel",
       "IndisponibilidadePorTempoEsgotado",
-      "ErroInternoDoServidor"
+      "ErroInternoDoServidor",
+      "PayloadLocationRecConsultaInvalida",
+      "NaoEncontrado",
+      "PermanentementeRemovido"
     ],
     "jwsPayload": null,
     "source": "api-pix-standard",
@@ -2037,6 +2164,8 @@ export const operationTable = {
       "200",
       "400",
       "403",
+      "404",
+      "410",
       "500",
       "503",
       "504"
@@ -2067,7 +2196,9 @@ export const operationTable = {
       "AcessoNegado",
       "ServicoIndisponivel",
       "IndisponibilidadePorTempoEsgotado",
-      "ErroInternoDoServidor"
+      "ErroInternoDoServidor",
+      "NaoEncontrado",
+      "PermanentementeRemovido"
     ],
     "jwsPayload": null,
     "source": "api-pix-standard",
@@ -2080,6 +2211,8 @@ export const operationTable = {
       "201",
       "400",
       "403",
+      "404",
+      "410",
       "500",
       "503",
       "504"
@@ -2115,7 +2248,10 @@ export const operationTable = {
       "AcessoNegado",
       "ServicoIndisponivel",
       "IndisponibilidadePorTempoEsgotado",
-      "ErroInternoDoServidor"
+      "ErroInternoDoServidor",
+      "PayloadLocationRecConsultaInvalida",
+      "PayloadLocationRecNaoEncontrado",
+      "PermanentementeRemovido"
     ],
     "jwsPayload": null,
     "source": "api-pix-standard",
@@ -2129,6 +2265,7 @@ export const operationTable = {
       "400",
       "403",
       "404",
+      "410",
       "500",
       "503",
       "504"
@@ -2164,7 +2301,9 @@ export const operationTable = {
       "AcessoNegado",
       "ServicoIndisponivel",
       "IndisponibilidadePorTempoEsgotado",
-      "ErroInternoDoServidor"
+      "ErroInternoDoServidor",
+      "PayloadLocationRecNaoEncontrado",
+      "PermanentementeRemovido"
     ],
     "jwsPayload": null,
     "source": "api-pix-standard",
@@ -2178,6 +2317,7 @@ export const operationTable = {
       "400",
       "403",
       "404",
+      "410",
       "500",
       "503",
       "504"
@@ -2269,7 +2409,9 @@ export const operationTable = {
       "AcessoNegado",
       "ServicoIndisponivel",
       "IndisponibilidadePorTempoEsgotado",
-      "ErroInternoDoServidor"
+      "ErroInternoDoServidor",
+      "NaoEncontrado",
+      "PermanentementeRemovido"
     ],
     "jwsPayload": null,
     "source": null,
@@ -2282,6 +2424,8 @@ export const operationTable = {
       "200",
       "400",
       "403",
+      "404",
+      "410",
       "500",
       "503",
       "504"
@@ -2317,7 +2461,9 @@ export const operationTable = {
       "AcessoNegado",
       "ServicoIndisponivel",
       "IndisponibilidadePorTempoEsgotado",
-      "ErroInternoDoServidor"
+      "ErroInternoDoServidor",
+      "NaoEncontrado",
+      "PermanentementeRemovido"
     ],
     "jwsPayload": null,
     "source": null,
@@ -2331,6 +2477,7 @@ export const operationTable = {
       "400",
       "403",
       "404",
+      "410",
       "500",
       "503",
       "504"
@@ -2372,7 +2519,9 @@ export const operationTable = {
       "AcessoNegado",
       "ServicoIndisponivel",
       "IndisponibilidadePorTempoEsgotado",
-      "ErroInternoDoServidor"
+      "ErroInternoDoServidor",
+      "NaoEncontrado",
+      "PermanentementeRemovido"
     ],
     "jwsPayload": null,
     "source": null,
@@ -2386,6 +2535,7 @@ export const operationTable = {
       "400",
       "403",
       "404",
+      "410",
       "500",
       "503",
       "504"
@@ -2430,7 +2580,8 @@ export const operationTable = {
       "AcessoNegado",
       "ServicoIndisponivel",
       "IndisponibilidadePorTempoEsgotado",
-      "ErroInternoDoServidor"
+      "ErroInternoDoServidor",
+      "PermanentementeRemovido"
     ],
     "jwsPayload": null,
     "source": null,
@@ -2444,6 +2595,7 @@ export const operationTable = {
       "400",
       "403",
       "404",
+      "410",
       "500",
       "503",
       "504"
@@ -2505,7 +2657,10 @@ export const operationTable = {
       "AcessoNegado",
       "ServicoIndisponivel",
       "IndisponibilidadePorTempoEsgotado",
-      "ErroInternoDoServidor"
+      "ErroInternoDoServidor",
+      "WebhookConsultaInvalida",
+      "NaoEncontrado",
+      "PermanentementeRemovido"
     ],
     "jwsPayload": null,
     "source": "api-pix-standard",
@@ -2518,6 +2673,8 @@ export const operationTable = {
       "200",
       "400",
       "403",
+      "404",
+      "410",
       "500",
       "503",
       "504"
@@ -2553,7 +2710,9 @@ export const operationTable = {
       "AcessoNegado",
       "ServicoIndisponivel",
       "IndisponibilidadePorTempoEsgotado",
-      "ErroInternoDoServidor"
+      "ErroInternoDoServidor",
+      "WebhookNaoEncontrado",
+      "PermanentementeRemovido"
     ],
     "jwsPayload": null,
     "source": "api-pix-standard",
@@ -2567,6 +2726,7 @@ export const operationTable = {
       "400",
       "403",
       "404",
+      "410",
       "500",
       "503",
       "504"
@@ -2605,7 +2765,9 @@ export const operationTable = {
       "AcessoNegado",
       "ServicoIndisponivel",
       "IndisponibilidadePorTempoEsgotado",
-      "ErroInternoDoServidor"
+      "ErroInternoDoServidor",
+      "WebhookOperacaoInvalida",
+      "PermanentementeRemovido"
     ],
     "jwsPayload": null,
     "source": "api-pix-standard",
@@ -2619,6 +2781,7 @@ export const operationTable = {
       "400",
       "403",
       "404",
+      "410",
       "500",
       "503",
       "504"
@@ -2654,7 +2817,9 @@ export const operationTable = {
       "AcessoNegado",
       "ServicoIndisponivel",
       "IndisponibilidadePorTempoEsgotado",
-      "ErroInternoDoServidor"
+      "ErroInternoDoServidor",
+      "WebhookNaoEncontrado",
+      "PermanentementeRemovido"
     ],
     "jwsPayload": null,
     "source": "api-pix-standard",
@@ -2668,6 +2833,7 @@ export const operationTable = {
       "400",
       "403",
       "404",
+      "410",
       "500",
       "503",
       "504"
@@ -2695,7 +2861,9 @@ export const operationTable = {
       "AcessoNegado",
       "ServicoIndisponivel",
       "IndisponibilidadePorTempoEsgotado",
-      "ErroInternoDoServidor"
+      "ErroInternoDoServidor",
+      "WebhookRecConsultaInvalida",
+      "PermanentementeRemovido"
     ],
     "jwsPayload": null,
     "source": "api-pix-standard",
@@ -2706,8 +2874,10 @@ export const operationTable = {
     "provisional": false,
     "responseStatuses": [
       "200",
+      "400",
       "403",
       "404",
+      "410",
       "500",
       "503",
       "504"
@@ -2739,7 +2909,10 @@ export const operationTable = {
       "AcessoNegado",
       "ServicoIndisponivel",
       "IndisponibilidadePorTempoEsgotado",
-      "ErroInternoDoServidor"
+      "ErroInternoDoServidor",
+      "WebhookRecOperacaoInvalida",
+      "WebhookOperacaoInvalida",
+      "PermanentementeRemovido"
     ],
     "jwsPayload": null,
     "source": "api-pix-standard",
@@ -2753,6 +2926,7 @@ export const operationTable = {
       "400",
       "403",
       "404",
+      "410",
       "500",
       "503",
       "504"
@@ -2780,7 +2954,8 @@ export const operationTable = {
       "AcessoNegado",
       "ServicoIndisponivel",
       "IndisponibilidadePorTempoEsgotado",
-      "ErroInternoDoServidor"
+      "ErroInternoDoServidor",
+      "PermanentementeRemovido"
     ],
     "jwsPayload": null,
     "source": "api-pix-standard",
@@ -2793,6 +2968,7 @@ export const operationTable = {
       "204",
       "403",
       "404",
+      "410",
       "500",
       "503",
       "504"
@@ -2820,7 +2996,9 @@ export const operationTable = {
       "AcessoNegado",
       "ServicoIndisponivel",
       "IndisponibilidadePorTempoEsgotado",
-      "ErroInternoDoServidor"
+      "ErroInternoDoServidor",
+      "WebhookCobRConsultaInvalida",
+      "PermanentementeRemovido"
     ],
     "jwsPayload": null,
     "source": "api-pix-standard",
@@ -2831,8 +3009,10 @@ export const operationTable = {
     "provisional": false,
     "responseStatuses": [
       "200",
+      "400",
       "403",
       "404",
+      "410",
       "500",
       "503",
       "504"
@@ -2864,7 +3044,10 @@ export const operationTable = {
       "AcessoNegado",
       "ServicoIndisponivel",
       "IndisponibilidadePorTempoEsgotado",
-      "ErroInternoDoServidor"
+      "ErroInternoDoServidor",
+      "WebhookCobROperacaoInvalida",
+      "WebhookOperacaoInvalida",
+      "PermanentementeRemovido"
     ],
     "jwsPayload": null,
     "source": "api-pix-standard",
@@ -2878,6 +3061,7 @@ export const operationTable = {
       "400",
       "403",
       "404",
+      "410",
       "500",
       "503",
       "504"
@@ -2905,7 +3089,8 @@ export const operationTable = {
       "AcessoNegado",
       "ServicoIndisponivel",
       "IndisponibilidadePorTempoEsgotado",
-      "ErroInternoDoServidor"
+      "ErroInternoDoServidor",
+      "PermanentementeRemovido"
     ],
     "jwsPayload": null,
     "source": "api-pix-standard",
@@ -2918,6 +3103,7 @@ export const operationTable = {
       "204",
       "403",
       "404",
+      "410",
       "500",
       "503",
       "504"

@@ -89,7 +89,7 @@ export interface paths {
         };
         /**
          * List charges with a due date
-         * @description Lists the due-date charges created between `inicio` and `fim` (both inclusive), page by page, each with the Pix received for it (section 4.8). `cpf` or `cnpj` keep the charges of one debtor, `status` those in one record status. Parameters outside their schema, `fim` before `inicio`, `cpf` together with `cnpj` and negative paging values give 400 CobVConsultaInvalida; `fim` before `inicio` and `cpf` with `cnpj` are checked by the service, not by the schema. Section 4.8 gives `locationPresente` to the immediate-charge list only, so this list does not take it.
+         * @description Lists the due-date charges created between `inicio` and `fim` (both inclusive), page by page, each with the Pix received for it (section 4.8). `cpf` or `cnpj` keep the charges of one debtor, `status` those in one record status, `loteCobVId` those created by one batch. Parameters outside their schema, `fim` before `inicio`, `cpf` together with `cnpj` and negative paging values give 400 CobVConsultaInvalida (the client checks the last three before sending). Section 4.8 gives `locationPresente` to the immediate-charge list only, so this list does not take it.
          */
         get: operations["cobv.list"];
         put?: never;
@@ -117,12 +117,12 @@ export interface paths {
         get: operations["cobv.get"];
         /**
          * Create or replace a charge with a due date
-         * @description Replaces the due-date charge of the txid with the body (section 4.8); as in the standard API Pix, the same call creates the charge when the txid is not in use yet. Replacing is allowed only while the charge is ATIVA: PUT on an existing charge in any other status gives 400 CobVOperacaoInvalida (section 3), as do the body faults listed for creation and a txid whose entry in a batch is EM_PROCESSAMENTO or NEGADA. A replacement counts as a change: `revisao` grows by 1. The standard declares 201 for this call; a replacement may also be answered with 200, and both carry the charge.
+         * @description Replaces the due-date charge of the txid with the body (section 4.8); as in the standard API Pix, the same call creates the charge when the txid is not in use yet. Replacing is allowed only while the charge is ATIVA: PUT on an existing charge in any other status gives 400 CobVOperacaoInvalida (section 3), as do the body faults listed for creation and a txid whose entry in a batch is EM_PROCESSAMENTO or NEGADA. A replacement counts as a change: `revisao` grows by 1. The standard declares 201 for this call; a replacement may also be answered with 200, and both carry the charge. The client refuses a due date before today (São Paulo), the creation date of a charge this call creates; for an existing charge the service compares with that charge's own creation date, so moving the due date of an existing charge into the past is left to PATCH, which the client does not check against today.
          */
         put: operations["cobv.replace"];
         /**
          * Create a charge with a due date
-         * @description Creates a due-date charge identified by the txid of the path (section 4.8: "as above"). It creates like PUT and fails as PUT does (decision 4): a body outside the schema, `valor.original` zero, a due date before the creation date, a `chave` of an account the receiving user does not own, a `loc.id` unknown, in use or of type cob, a rebate or discount at or above the original amount or 100 percent, or a discount date after the due date give 400 CobVOperacaoInvalida (the rebate, discount and date rules are checked by the service, not by the schema). The txid is unique per receiver: a txid already in use is refused. The PSP fills `recebedor` from the receiving user's account.
+         * @description Creates a due-date charge identified by the txid of the path (section 4.8: "as above"). It creates like PUT and fails as PUT does (decision 4): a body outside the schema, `valor.original` zero, a due date before the creation date, a `chave` of an account the receiving user does not own, a `loc.id` unknown, in use or of type cob, a rebate or discount at or above the original amount or 100 percent, or a discount date after the due date give 400 CobVOperacaoInvalida (the rebate, discount and date rules are not in the schema: the client checks them before sending, the due date against today in São Paulo). The txid is unique per receiver: a txid already in use is refused. The PSP fills `recebedor` from the receiving user's account.
          */
         post: operations["cobv.create"];
         delete?: never;
@@ -144,7 +144,7 @@ export interface paths {
         };
         /**
          * List batches of charges with a due date
-         * @description Lists the batches created between `inicio` and `fim` (both inclusive), page by page, each with the state of its charge requests. From the standard API Pix 2.9.0 (section 4.8 does not show it; section 1 names the batch service). The standard answers invalid parameters, `fim` before `inicio` (checked by the service) and negative paging with its LoteCobVConsultaInvalida type, which section 7.2 does not list: the 400 is documented as RequisicaoInvalida.
+         * @description Lists the batches created between `inicio` and `fim` (both inclusive), page by page, each with the state of its charge requests. From the standard API Pix 2.9.0 (section 4.8 does not show it; section 1 names the batch service). Invalid parameters, `fim` before `inicio` (also checked by the client) and negative paging give 400 LoteCobVConsultaInvalida, the standard's type, which section 7.2 does not list.
          */
         get: operations["lotecobv.list"];
         put?: never;
@@ -167,12 +167,12 @@ export interface paths {
         };
         /**
          * Get a batch of charges with a due date
-         * @description Returns the batch `{id}` and, for each of its charge requests, whether it is EM_PROCESSAMENTO, CRIADA or NEGADA; a NEGADA entry carries the problem PUT or PATCH /cobv/{txid} would have answered. From the standard API Pix 2.9.0 (section 4.8 does not show it). The standard answers an unknown batch with its LoteCobVNaoEncontrado type, which section 7.2 does not list: the 404 is documented as NaoEncontrado.
+         * @description Returns the batch `{id}` and, for each of its charge requests, whether it is EM_PROCESSAMENTO, CRIADA or NEGADA; a NEGADA entry carries the problem PUT or PATCH /cobv/{txid} would have answered. From the standard API Pix 2.9.0 (section 4.8 does not show it). An unknown batch gives 404 LoteCobVNaoEncontrado and invalid parameters 400 LoteCobVConsultaInvalida, the standard's types, which section 7.2 does not list.
          */
         get: operations["lotecobv.get"];
         /**
          * Create or change a batch of charges with a due date
-         * @description Creates the batch `{id}` with the charges with a due date it lists, or changes all of them at once (from the standard API Pix 2.9.0; section 4.8 does not show it, section 1 names the batch service). The batch is processed asynchronously: 202 says it was accepted, and GET /lotecobv/{id} tells, for each txid, whether the charge was CRIADA or NEGADA and why. A change must list exactly the charges of the request that created the batch — none added, none removed. A charge created by PUT /cobv/{txid} cannot join a batch later, and one created by a batch cannot join another. The standard refuses a body outside the schema, a creation that includes an existing charge, and a change that does not list exactly the batch's charges, with its LoteCobVOperacaoInvalida type, which section 7.2 does not list: the 400 is documented as RequisicaoInvalida.
+         * @description Creates the batch `{id}` with the charges with a due date it lists, or changes all of them at once (from the standard API Pix 2.9.0; section 4.8 does not show it, section 1 names the batch service). The batch is processed asynchronously: 202 says it was accepted, and GET /lotecobv/{id} tells, for each txid, whether the charge was CRIADA or NEGADA and why. A change must list exactly the charges of the request that created the batch — none added, none removed. A charge created by PUT /cobv/{txid} cannot join a batch later, and one created by a batch cannot join another. A body outside the schema, a creation that includes an existing charge, and a change that does not list exactly the batch's charges give 400 LoteCobVOperacaoInvalida, the standard's type, which section 7.2 does not list.
          */
         put: operations["lotecobv.create"];
         post?: never;
@@ -181,7 +181,7 @@ export interface paths {
         head?: never;
         /**
          * Revise charges of a batch
-         * @description Revises some charges of the batch `{id}` (from the standard API Pix 2.9.0; section 4.8 does not show it). Unlike PUT, `cobsv` may list fewer charges than the batch, but only charges of the batch. Processed asynchronously: 202 says it was accepted; GET /lotecobv/{id} tells the outcome per txid. The standard answers an unknown batch with its LoteCobVNaoEncontrado type and an invalid revision with its LoteCobVOperacaoInvalida type, which section 7.2 does not list: they are documented as NaoEncontrado (404) and RequisicaoInvalida (400).
+         * @description Revises some charges of the batch `{id}` (from the standard API Pix 2.9.0; section 4.8 does not show it). Unlike PUT, `cobsv` may list fewer charges than the batch, but only charges of the batch. Processed asynchronously: 202 says it was accepted; GET /lotecobv/{id} tells the outcome per txid. An unknown batch gives 404 LoteCobVNaoEncontrado and an invalid revision 400 LoteCobVOperacaoInvalida, the standard's types, which section 7.2 does not list; the standard's own example of that 400 is typed CobVOperacaoInvalida, which is declared too.
          */
         patch: operations["lotecobv.revise"];
         trace?: never;
@@ -252,7 +252,7 @@ export interface paths {
             path: {
                 /** @description Transaction id of the recurring charge (26 to 35 letters or digits). */
                 txid: string;
-                /** @description Expected settlement date of the new attempt, YYYY-MM-DD (ISO 8601). It must be in the future; the service checks it against its own calendar and answers 400 CobROperacaoInvalida otherwise. */
+                /** @description Expected settlement date of the new attempt, YYYY-MM-DD (ISO 8601). It must be a future date (section 7.2): the client refuses today or an earlier day of the São Paulo calendar before sending (rule retry-date-in-the-future); the service checks it against its own calendar and answers 400 CobROperacaoInvalida otherwise. */
                 data: string;
             };
             cookie?: never;
@@ -285,7 +285,7 @@ export interface paths {
         put?: never;
         /**
          * Create a recurrence
-         * @description Creates a recurrence (Pix Automático authorization) for a debtor and answers with it in status CRIADA, with the idRec the service assigned (RR… when `politicaRetentativa` allows retries, RN… when not). The payer then confirms it through a recurrence QR code (link a location with `loc`), a composite QR code, or a confirmation request (POST /solicrec). Section 1 names recurrences among the services of interface B without showing this operation; its method, path and shapes come from the API Pix standard 2.9.0. The standard gives this refusal its own error type (RecOperacaoInvalida), which section 7.2 does not list; it is described here as RequisicaoInvalida, so read the `type` of a 400 without assuming either. Not repeated automatically on failure: a lost answer may hide a created recurrence; list before creating again.
+         * @description Creates a recurrence (Pix Automático authorization) for a debtor and answers with it in status CRIADA, with the idRec the service assigned (RR… when `politicaRetentativa` allows retries, RN… when not). The payer then confirms it through a recurrence QR code (link a location with `loc`), a composite QR code, or a confirmation request (POST /solicrec). Section 1 names recurrences among the services of interface B without showing this operation; its method, path and shapes come from the API Pix standard 2.9.0. A refused body gives 400 RecOperacaoInvalida, the standard's type, which section 7.2 does not list (a `dataFinal` before `dataInicial` is refused by the client before sending). Not repeated automatically on failure: a lost answer may hide a created recurrence; list before creating again.
          */
         post: operations["rec.create"];
         delete?: never;
@@ -316,7 +316,7 @@ export interface paths {
         head?: never;
         /**
          * Revise or cancel a recurrence
-         * @description Changes a recurrence: cancel it (`status` CANCELADA), correct the debtor's name, link a location (`loc`), move the expected first payment date, or name the immediate charge of a journey-3 confirmation; send only what changes. Answers with the recurrence. From the API Pix standard 2.9.0 (recurrences are a service of section 1; this operation is not shown there). The standard gives the refusal its own error type (RecOperacaoInvalida), which section 7.2 does not list; it is described here as RequisicaoInvalida, so read the `type` of a 400 without assuming either. An unknown idRec gives 404 NaoEncontrado.
+         * @description Changes a recurrence: cancel it (`status` CANCELADA), correct the debtor's name, link a location (`loc`), move the expected first payment date, or name the immediate charge of a journey-3 confirmation; send only what changes. Answers with the recurrence. From the API Pix standard 2.9.0 (recurrences are a service of section 1; this operation is not shown there). A refused change gives 400 RecOperacaoInvalida and an unknown idRec 404 RecNaoEncontrada, the standard's types, which section 7.2 does not list.
          */
         patch: operations["rec.revise"];
         trace?: never;
@@ -451,7 +451,7 @@ export interface paths {
         };
         /**
          * List payload locations of recurrences
-         * @description Lists the recurrence locations created between `inicio` and `fim` (both inclusive), page by page. From the standard API Pix 2.9.0 (section 4.8 does not show it). `idRecPresente` keeps only the locations that are (true) or are not (false) linked to a recurrence; `convenio` keeps those of one receiver agreement. The standard answers invalid parameters, `fim` before `inicio` (checked by the service) and negative paging with its PayloadLocationRecConsultaInvalida type, which section 7.2 does not list: the 400 is documented as RequisicaoInvalida.
+         * @description Lists the recurrence locations created between `inicio` and `fim` (both inclusive), page by page. From the standard API Pix 2.9.0 (section 4.8 does not show it). `idRecPresente` keeps only the locations that are (true) or are not (false) linked to a recurrence; `convenio` keeps those of one receiver agreement. Invalid parameters, `fim` before `inicio` (also checked by the client) and negative paging give 400 PayloadLocationRecConsultaInvalida, the standard's type, which section 7.2 does not list.
          */
         get: operations["locrec.list"];
         put?: never;
@@ -478,7 +478,7 @@ export interface paths {
         };
         /**
          * Get a payload location of a recurrence
-         * @description Returns a recurrence location and the idRec of the recurrence linked to it, if any. From the standard API Pix 2.9.0 (section 4.8 does not show it). The standard answers an unknown id with its PayloadLocationRecNaoEncontrado type, which section 7.2 does not list: the 404 is documented as NaoEncontrado.
+         * @description Returns a recurrence location and the idRec of the recurrence linked to it, if any. From the standard API Pix 2.9.0 (section 4.8 does not show it). An unknown id gives 404 PayloadLocationRecNaoEncontrado and invalid parameters 400 PayloadLocationRecConsultaInvalida, the standard's types, which section 7.2 does not list.
          */
         get: operations["locrec.get"];
         put?: never;
@@ -504,7 +504,7 @@ export interface paths {
         post?: never;
         /**
          * Unlink the recurrence from a payload location
-         * @description Detaches the recurrence linked to the location: afterwards the location shows no idRec and the recurrence no location; the status of the recurrence does not change. From the standard API Pix 2.9.0 (section 4.8 does not show it). The standard answers an unknown id with its PayloadLocationRecNaoEncontrado type, which section 7.2 does not list: the 404 is documented as NaoEncontrado.
+         * @description Detaches the recurrence linked to the location: afterwards the location shows no idRec and the recurrence no location; the status of the recurrence does not change. From the standard API Pix 2.9.0 (section 4.8 does not show it). An unknown id gives 404 PayloadLocationRecNaoEncontrado, the standard's type, which section 7.2 does not list.
          */
         delete: operations["locrec.unlinkIdRec"];
         options?: never;
@@ -593,7 +593,7 @@ export interface paths {
         };
         /**
          * List webhooks
-         * @description Lists the webhooks configured for the user's Pix keys, page by page. From the standard API Pix 2.9.0 (section 4.8 does not show it). Unlike the other lists, `inicio` and `fim` are optional here; when given they filter on the creation date, both inclusive. The standard answers invalid parameters, `fim` before `inicio` (checked by the service) and negative paging with its WebhookConsultaInvalida type, which section 7.2 does not list: the 400 is documented as RequisicaoInvalida.
+         * @description Lists the webhooks configured for the user's Pix keys, page by page. From the standard API Pix 2.9.0 (section 4.8 does not show it). Unlike the other lists, `inicio` and `fim` are optional here; when given they filter on the creation date, both inclusive. Invalid parameters, `fim` before `inicio` (also checked by the client) and negative paging give 400 WebhookConsultaInvalida, the standard's type, which section 7.2 does not list.
          */
         get: operations["webhook.list"];
         put?: never;
@@ -616,18 +616,18 @@ export interface paths {
         };
         /**
          * Get the webhook of a Pix key
-         * @description Returns the webhook configured for this key. From the standard API Pix 2.9.0 (section 4.8 does not show it). The standard answers a key without webhook with its WebhookNaoEncontrado type, which section 7.2 does not list: the 404 is documented as NaoEncontrado.
+         * @description Returns the webhook configured for this key. From the standard API Pix 2.9.0 (section 4.8 does not show it). A key without webhook gives 404 WebhookNaoEncontrado, the standard's type, which section 7.2 does not list. The standard's schema of the answer requires `cnpj` where its example sends `chave`: both are read, neither is required.
          */
         get: operations["webhook.get"];
         /**
          * Configure the webhook of a Pix key
-         * @description Sets the address the PSP notifies about Pix received on this key (section 4.8 does not show it; from the standard API Pix 2.9.0, which offers it with the services of section 1). Only Pix carrying a txid are notified: the PSP posts `{ "pix": [ ...received Pix... ] }` to `<webhookUrl>/pix` over mutual TLS when such Pix arrive, and again when a refund of one reaches DEVOLVIDO or NAO_REALIZADO; several Pix of the same key may be grouped in one call. The standard refuses a key that is not a valid DICT key or not the user's, and a `webhookUrl` outside its schema, with its WebhookOperacaoInvalida type, which section 7.2 does not list: the 400 is documented as RequisicaoInvalida.
+         * @description Sets the address the PSP notifies about Pix received on this key (section 4.8 does not show it; from the standard API Pix 2.9.0, which offers it with the services of section 1). Only Pix carrying a txid are notified: the PSP posts `{ "pix": [ ...received Pix... ] }` to `<webhookUrl>/pix` over mutual TLS when such Pix arrive, and again when a refund of one reaches DEVOLVIDO or NAO_REALIZADO; several Pix of the same key may be grouped in one call. A key that is not a valid DICT key or not the user's, and a `webhookUrl` outside its schema, give 400 WebhookOperacaoInvalida, the standard's type, which section 7.2 does not list.
          */
         put: operations["webhook.configure"];
         post?: never;
         /**
          * Remove the webhook of a Pix key
-         * @description Stops the notifications of this key. From the standard API Pix 2.9.0 (section 4.8 does not show it). The PSP may also remove a webhook on its own, for example when the key no longer belongs to the user. The standard answers a key without webhook with its WebhookNaoEncontrado type, which section 7.2 does not list: the 404 is documented as NaoEncontrado.
+         * @description Stops the notifications of this key. From the standard API Pix 2.9.0 (section 4.8 does not show it). The PSP may also remove a webhook on its own, for example when the key no longer belongs to the user. A key without webhook gives 404 WebhookNaoEncontrado, the standard's type, which section 7.2 does not list.
          */
         delete: operations["webhook.delete"];
         options?: never;
@@ -644,12 +644,12 @@ export interface paths {
         };
         /**
          * Get the webhook of recurrences
-         * @description Reads the webhook configured for the recurrences of the receiving user; 404 NaoEncontrado when none is configured. From the API Pix standard 2.9.0.
+         * @description Reads the webhook configured for the recurrences of the receiving user; 404 NaoEncontrado when none is configured. From the API Pix standard 2.9.0, which also names WebhookRecConsultaInvalida (400) for this call, with the violations of a list query, although it takes no parameters.
          */
         get: operations["webhookRec.get"];
         /**
          * Configure the webhook of recurrences
-         * @description Sets the address the PSP notifies about the recurrences of the receiving user (only those are notified); a new call replaces the address. The PSP then posts `{ "recs": [...] }` to `<webhookUrl>/rec`. The interface specification does not show this operation; method, path and shapes come from the API Pix standard 2.9.0, which answers 200 without a body.
+         * @description Sets the address the PSP notifies about the recurrences of the receiving user (only those are notified); a new call replaces the address. The PSP then posts `{ "recs": [...] }` to `<webhookUrl>/rec`. The interface specification does not show this operation; method, path and shapes come from the API Pix standard 2.9.0, which answers 200 without a body. A `webhookUrl` outside its schema gives 400 WebhookRecOperacaoInvalida, the standard's type for this call (its example of that answer is typed WebhookOperacaoInvalida, declared too); section 7.2 lists neither.
          */
         put: operations["webhookRec.configure"];
         post?: never;
@@ -672,12 +672,12 @@ export interface paths {
         };
         /**
          * Get the webhook of recurring charges
-         * @description Reads the webhook configured for the recurring charges of the receiving user; 404 NaoEncontrado when none is configured. From the API Pix standard 2.9.0.
+         * @description Reads the webhook configured for the recurring charges of the receiving user; 404 NaoEncontrado when none is configured. From the API Pix standard 2.9.0, which also names WebhookCobRConsultaInvalida (400) for this call, with the violations of a list query, although it takes no parameters.
          */
         get: operations["webhookCobR.get"];
         /**
          * Configure the webhook of recurring charges
-         * @description Sets the address the PSP notifies about the recurring charges of the receiving user (only those are notified); a new call replaces the address. The PSP then posts `{ "cobsr": [...] }` to `<webhookUrl>/cobr`. The interface specification does not show this operation; method, path and shapes come from the API Pix standard 2.9.0, which answers 200 without a body.
+         * @description Sets the address the PSP notifies about the recurring charges of the receiving user (only those are notified); a new call replaces the address. The PSP then posts `{ "cobsr": [...] }` to `<webhookUrl>/cobr`. The interface specification does not show this operation; method, path and shapes come from the API Pix standard 2.9.0, which answers 200 without a body. A `webhookUrl` outside its schema gives 400 WebhookCobROperacaoInvalida, the standard's type for this call (its example of that answer is typed WebhookOperacaoInvalida, declared too); section 7.2 lists neither.
          */
         put: operations["webhookCobR.configure"];
         post?: never;
@@ -704,7 +704,7 @@ export interface webhooks {
         put?: never;
         /**
          * Pix received, or a refund of one finished
-         * @description The receiving user's PSP POSTs to `<webhookUrl>/pix` (the address registered with PUT /webhook/{chave}, with `/pix` appended) when Pix paying a charge of the key are received, and again when a refund of one of them reaches DEVOLVIDO or NAO_REALIZADO. Several Pix of one key may come in one notification. The standard protects the call with mutual TLS (the PSP presents its certificate to the receiver) and carries no token; it leaves the delivery timing and the resend policy to each PSP. Answer 2xx once the notification is handled; any other answer, or none, leaves it to the PSP's resends. A receiver must accept the same Pix twice: deduplicate by `endToEndId` (and the refunds' ids and statuses). From the API Pix standard; the interface specification does not show notifications.
+         * @description The receiving user's PSP POSTs to `<webhookUrl>/pix` (the address registered with PUT /webhook/{chave}, with `/pix` appended) when Pix paying a charge of the key are received, and again when a refund of one of them reaches DEVOLVIDO or NAO_REALIZADO. Several Pix of one key may come in one notification. The standard protects the call with mutual TLS (the PSP presents its certificate to the receiver) and puts no token on it. It leaves the delivery time to each PSP (a near real-time notice is expected) and says nothing about resends. A receiver answers 2xx only once the notification is handled and accepts the same Pix twice: deduplicate by `endToEndId` and the refunds' ids and statuses. From the API Pix standard; the interface specification does not show notifications.
          */
         post: operations["notifications.pix"];
         delete?: never;
@@ -724,7 +724,7 @@ export interface webhooks {
         put?: never;
         /**
          * A recurrence changed status
-         * @description The receiving user's PSP POSTs to `<webhookUrl>/rec` (the address registered with PUT /webhookrec, with `/rec` appended) when a recurrence of the receiving user changes status. Mutual TLS and resends as for Pix notifications. A receiver must accept the same notification twice: an idRec with the same status and the same last history entry is the same news. From the API Pix standard; the interface specification does not show notifications.
+         * @description The receiving user's PSP POSTs to `<webhookUrl>/rec` (the address registered with PUT /webhookrec, with `/rec` appended) when a recurrence of the receiving user changes status. The standard describes only the body and the 200 of this callback; mutual TLS and the rest are taken as for Pix notifications. A receiver accepts the same notification twice: an idRec with the same status and the same last history entry is the same news. From the API Pix standard; the interface specification does not show notifications.
          */
         post: operations["notifications.rec"];
         delete?: never;
@@ -744,7 +744,7 @@ export interface webhooks {
         put?: never;
         /**
          * A recurring charge changed status
-         * @description The receiving user's PSP POSTs to `<webhookUrl>/cobr` (the address registered with PUT /webhookcobr, with `/cobr` appended) when a recurring charge of the receiving user changes status or one of its settlement attempts moves. Mutual TLS and resends as for Pix notifications. A receiver must accept the same notification twice: a txid with the same status, the same last history entry and the same attempts is the same news. From the API Pix standard; the interface specification does not show notifications.
+         * @description The receiving user's PSP POSTs to `<webhookUrl>/cobr` (the address registered with PUT /webhookcobr, with `/cobr` appended) when a recurring charge of the receiving user changes status or one of its settlement attempts moves. The standard describes only the body and the 200 of this callback; mutual TLS and the rest are taken as for Pix notifications. A receiver accepts the same notification twice: a txid with the same status, the same last history entry and the same attempts is the same news. From the API Pix standard; the interface specification does not show notifications.
          */
         post: operations["notifications.cobr"];
         delete?: never;
@@ -1262,7 +1262,7 @@ export interface components {
         });
         /**
          * PayloadLocationCobSolicitada
-         * @description The payload location a charge request links to (`loc`): only its id, a location created beforehand with POST /loc. The location must exist, be free (not used by another charge) and be of the charge's type (`cob` for an immediate charge, `cobv` for a due-date charge); otherwise the request fails with the resource's OperacaoInvalida error. Without `loc` the PSP creates a location for the charge. Changing only `loc` does not create a new revision.
+         * @description The payload location an immediate-charge request links to (`loc`): its id, and optionally its type, of a location created beforehand with POST /loc. The location must exist, be free (not used by another charge) and be of type `cob`; otherwise the request fails with CobOperacaoInvalida (section 7.2). Without `loc` the PSP creates a location for the charge. Changing only `loc` does not create a new revision.
          * @example {
          *       "id": 7816
          *     }
@@ -1273,6 +1273,11 @@ export interface components {
              * @description Id of the location (from POST /loc).
              */
             id: number;
+            /**
+             * @description Type of the location: `cob`, the only type an immediate charge takes. Optional: the API Pix standard's schema lists `tipoCob` as required without defining it, while its own request examples send `loc` with the id alone and the service knows the type from the id. Requiring it would refuse those examples; refusing it would refuse bodies written to the published schema.
+             * @enum {string}
+             */
+            tipoCob?: "cob";
         };
         /**
          * CobValor
@@ -1582,7 +1587,7 @@ export interface components {
         };
         /**
          * CobDataDeVencimento
-         * @description Calendar of a due-date charge request (`calendario` of cobv). `dataDeVencimento` is the due date (the charge can be paid until the end of that day); it must not be before the creation date (checked by the service, CobVOperacaoInvalida). `validadeAposVencimento` is how many calendar days after the due date the charge can still be paid, with interest and fine; a due date that falls on a weekend or a holiday of the payer moves to the next business day, and so do the dates that depend on it.
+         * @description Calendar of a due-date charge request (`calendario` of cobv). `dataDeVencimento` is the due date (the charge can be paid until the end of that day); it must not be before the creation date (CobVOperacaoInvalida): on POST and PUT /cobv/{txid} the client refuses a date before today, the São Paulo calendar day. `validadeAposVencimento` is how many calendar days after the due date the charge can still be paid, with interest and fine; a due date that falls on a weekend or a holiday of the payer moves to the next business day, and so do the dates that depend on it.
          * @example {
          *       "dataDeVencimento": "2024-12-10",
          *       "validadeAposVencimento": 30
@@ -1600,6 +1605,25 @@ export interface components {
              * @default 30
              */
             validadeAposVencimento?: number;
+        };
+        /**
+         * PayloadLocationCobVSolicitada
+         * @description The payload location a due-date charge request links to (`loc`, in PUT and PATCH /cobv/{txid} and in the batches): its id, and optionally its type, of a location created beforehand with POST /loc. The location must exist, be free (not used by another charge) and be of type `cobv`; otherwise the request fails with CobVOperacaoInvalida (section 7.2). Without `loc` the PSP creates a location for the charge. Changing only `loc` does not create a new revision.
+         * @example {
+         *       "id": 8120
+         *     }
+         */
+        PayloadLocationCobVSolicitada: {
+            /**
+             * Format: int64
+             * @description Id of the location (from POST /loc).
+             */
+            id: number;
+            /**
+             * @description Type of the location: `cobv`, the only type a due-date charge takes. Optional: the API Pix standard's schema lists `tipoCob` as required without defining it, while its own request examples send `loc` with the id alone and the service knows the type from the id. Requiring it would refuse those examples; refusing it would refuse bodies written to the published schema.
+             * @enum {string}
+             */
+            tipoCob?: "cobv";
         };
         /**
          * CobVValor
@@ -1701,7 +1725,7 @@ export interface components {
         CobVSolicitada: {
             calendario: components["schemas"]["CobDataDeVencimento"];
             devedor: components["schemas"]["DadosDevedor"];
-            loc?: components["schemas"]["PayloadLocationCobSolicitada"];
+            loc?: components["schemas"]["PayloadLocationCobVSolicitada"];
             valor: WithRequired<components["schemas"]["CobVValor"], "original">;
             chave: components["schemas"]["Chave"];
             /** @description Text shown to the payer, who may type a related answer that reaches the receiver in the payment's remittance information; at most 140 characters. */
@@ -1716,7 +1740,7 @@ export interface components {
         CobVRevisada: {
             calendario?: components["schemas"]["CobDataDeVencimento"];
             devedor?: components["schemas"]["DadosDevedor"];
-            loc?: components["schemas"]["PayloadLocationCobSolicitada"];
+            loc?: components["schemas"]["PayloadLocationCobVSolicitada"];
             /**
              * @description Removes the charge; only value accepted, and only alone.
              * @enum {string}
@@ -1794,7 +1818,7 @@ export interface components {
                 txid: components["schemas"]["TxId"];
                 calendario: components["schemas"]["CobDataDeVencimento"];
                 devedor: components["schemas"]["DadosDevedor"];
-                loc?: components["schemas"]["PayloadLocationCobSolicitada"];
+                loc?: components["schemas"]["PayloadLocationCobVSolicitada"];
                 valor: WithRequired<components["schemas"]["CobVValor"], "original">;
                 chave: components["schemas"]["Chave"];
                 /** @description Text shown to the payer; at most 140 characters. */
@@ -1815,7 +1839,7 @@ export interface components {
                 txid: components["schemas"]["TxId"];
                 calendario?: components["schemas"]["CobDataDeVencimento"];
                 devedor?: components["schemas"]["DadosDevedor"];
-                loc?: components["schemas"]["PayloadLocationCobSolicitada"];
+                loc?: components["schemas"]["PayloadLocationCobVSolicitada"];
                 /**
                  * @description Removes the charge; only value accepted, and only alone.
                  * @enum {string}
@@ -2273,7 +2297,7 @@ export interface components {
          * CobRSolicitada
          * @description Body that creates a recurring charge (cobr) of an approved recurrence: POST /cobr, where the service assigns the txid, and PUT /cobr/{txid}, where the client chooses it (section 4.8; inner members from the API Pix standard, since section 2.11 does not show them). Strict: unknown members are rejected.
          *
-         *     Checked by the service, not by this schema (400 CobROperacaoInvalida, section 7.2): the due date (`calendario.dataDeVencimento`) must not be before the creation date; the account in `recebedor` must belong to the receiving user; the txid of a PUT must not be in use; and the recurrence `idRec` may have only one charge that is not REJEITADA or CANCELADA in the same cycle.
+         *     The due date (`calendario.dataDeVencimento`) must not be before the creation date, which is today: the client refuses an earlier date before sending (rule due-date-not-before-today, today in America/Sao_Paulo). Checked by the service, not by this schema (400 CobROperacaoInvalida, section 7.2): the account in `recebedor` must belong to the receiving user; the txid of a PUT must not be in use; and the recurrence `idRec` may have only one charge that is not REJEITADA or CANCELADA in the same cycle.
          * @example {
          *       "idRec": "RR1314008820261105k7Q2mX9pL4a",
          *       "infoAdicional": "Mensalidade dezembro/2026 - plano anual academia",
@@ -2306,7 +2330,7 @@ export interface components {
             calendario: {
                 /**
                  * Format: date
-                 * @description Due date (YYYY-MM-DD), the expected settlement date of the first attempt. Not before the creation date (checked by the service).
+                 * @description Due date (YYYY-MM-DD), the expected settlement date of the first attempt. Not before the creation date, today (checked by the client against the São Paulo calendar day, and by the service).
                  */
                 dataDeVencimento: string;
             };
@@ -2539,10 +2563,7 @@ export interface components {
          *     }
          */
         DadosPagadorRec: {
-            /**
-             * Format: ispb
-             * @description ISPB of the payer's PSP.
-             */
+            /** @description ISPB of the payer's PSP. */
             ispbParticipante: string;
             /**
              * Format: ibge
@@ -2709,10 +2730,7 @@ export interface components {
                 cnpj: string;
                 /** @description Name of the receiving company. */
                 nome: string;
-                /**
-                 * Format: ispb
-                 * @description ISPB of the receiver's PSP.
-                 */
+                /** @description ISPB of the receiver's PSP. */
                 ispbParticipante: string;
             };
             /** @description Retry policy after the due date. The standard requires it in this payload, yet its confirmation-request examples leave it out; it is optional here. */
@@ -2760,10 +2778,7 @@ export interface components {
                 agencia?: string;
                 /** @description Number of the payer's account. */
                 conta: string;
-                /**
-                 * Format: ispb
-                 * @description ISPB of the payer's PSP.
-                 */
+                /** @description ISPB of the payer's PSP. */
                 ispbParticipante: string;
                 /**
                  * Format: cpf
@@ -2921,7 +2936,7 @@ export interface components {
          * RecSolicitada
          * @description Body of POST /rec: a recurrence (Pix Automático authorization) the receiver proposes to a payer. Members of the API Pix standard 2.9.0. The service assigns the `idRec`, starting it with RR when `politicaRetentativa` allows retries and RN when it does not. Strict: unknown members are rejected.
          *
-         *     The standard's base schema also requires an `idRec` (which its own request examples omit, since the PSP assigns it) and a `retentativa` member it never defines (the policy is `politicaRetentativa`); neither is asked for here. Checked by the service, not by this schema: `calendario.dataFinal`, when given, must not be before `calendario.dataInicial` and must fit the `periodicidade`; `loc` must be a recurrence location (POST /locrec) not used by another recurrence.
+         *     The standard's base schema also requires an `idRec` (which its own request examples omit, since the PSP assigns it) and a `retentativa` member it never defines (the policy is `politicaRetentativa`); neither is asked for here. `calendario.dataFinal`, when given, must not be before `calendario.dataInicial`: the client refuses it before sending (rule rec-dates-in-order; RecOperacaoInvalida in the standard). Checked by the service, not by this schema: `dataFinal` must fit the `periodicidade`; `loc` must be a recurrence location (POST /locrec) not used by another recurrence.
          * @example {
          *       "vinculo": {
          *         "objeto": "Plano anual academia",
@@ -3102,7 +3117,7 @@ export interface components {
          * SolicRecSolicitada
          * @description Body of POST /solicrec: asks the payer's PSP to have the payer confirm a recurrence (journey 1, outside a QR code). Members of the API Pix standard 2.9.0; section 7.2 names `calendario` and `destinatario`. The standard also requires a `pagador` member it never defines; it is not asked for here. Strict: unknown members are rejected.
          *
-         *     Checked by the service, not by this schema (400 SolicRecOperacaoInvalida, section 7.2): `calendario.dataExpiracaoSolicitacao` must not be before the creation of the request, and the recurrence must not already have an active confirmation request.
+         *     `calendario.dataExpiracaoSolicitacao` must not be before the creation of the request, which is now: the client refuses an earlier instant before sending (rule solicrec-expiry-not-past). Checked by the service, not by this schema (400 SolicRecOperacaoInvalida, section 7.2): the recurrence must not already have an active confirmation request.
          * @example {
          *       "idRec": "RR1314008820261105k7Q2mX9pL4a",
          *       "calendario": {
@@ -3132,10 +3147,7 @@ export interface components {
                 agencia?: string;
                 /** @description Number of the payer's account. */
                 conta: string;
-                /**
-                 * Format: ispb
-                 * @description ISPB of the payer's PSP.
-                 */
+                /** @description ISPB of the payer's PSP. */
                 ispbParticipante: string;
                 /**
                  * Format: cpf
@@ -3334,7 +3346,7 @@ export interface components {
         };
         /**
          * WebhookCompleto
-         * @description The webhook configured for a Pix key (GET /webhook/{chave} and the items of GET /webhook). The standard API Pix 2.9.0 requires a `cnpj` member here that its own example replaces with `chave`; `chave` is what is modelled. Open object (section 9.3).
+         * @description The webhook configured for a Pix key (GET /webhook/{chave} and the items of GET /webhook). The standard API Pix 2.9.0 requires a `cnpj` member here that its own example replaces with `chave`: a PSP may answer with either, so only `webhookUrl` and `criacao` are required and both `chave` and `cnpj` are optional (on GET /webhook/{chave} the key is the one of the path). Responses are tolerant (section 9.3): an answer without `chave` is read, not refused. Open object.
          */
         WebhookCompleto: {
             /**
@@ -3342,8 +3354,10 @@ export interface components {
              * @description Address the PSP notifies.
              */
             webhookUrl: string;
-            /** @description Pix key the webhook is configured for. */
-            chave: components["schemas"]["Chave"];
+            /** @description Pix key the webhook is configured for (the standard's examples carry it). */
+            chave?: components["schemas"]["Chave"];
+            /** @description CNPJ of the receiving user, the member the standard's schema requires in place of `chave`. */
+            cnpj?: string;
             /**
              * Format: date-time
              * @description When the webhook was configured (RFC 3339).
@@ -3510,6 +3524,24 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problema"];
             };
         };
+        /** @description 404 NaoEncontrado — the entity does not exist (section 7.2). */
+        NaoEncontrado: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problema"];
+            };
+        };
+        /** @description 410 PermanentementeRemovido — the entity existed and was permanently removed (section 7.2). */
+        PermanentementeRemovido: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problema"];
+            };
+        };
         /** @description 500 ErroInternoDoServidor — an unexpected failure of the service (section 7.2 names the type without details). */
         ErroInternoDoServidor: {
             headers: {
@@ -3573,15 +3605,6 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problema"];
             };
         };
-        /** @description 404 NaoEncontrado — the entity does not exist (section 7.2). */
-        NaoEncontrado: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/problem+json": components["schemas"]["Problema"];
-            };
-        };
         /** @description 400 CobVConsultaInvalida — the query of due-date charges breaks the schema or makes no sense (section 7.2): a parameter outside its schema, `fim` before `inicio`, both `cpf` and `cnpj`, a negative page or page size; on GET /cobv/{txid}, a `revisao` the charge never had. */
         CobVConsultaInvalida: {
             headers: {
@@ -3609,6 +3632,33 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problema"];
             };
         };
+        /** @description 400 LoteCobVConsultaInvalida — the query of batches is invalid: a parameter breaks its schema, `fim` is before `inicio`, or a pagination value is negative (API Pix standard, for GET /lotecobv and GET /lotecobv/{id}; section 7.2 does not list this type). Correct the parameters; do not repeat the same request. */
+        LoteCobVConsultaInvalida: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problema"];
+            };
+        };
+        /** @description 404 LoteCobVNaoEncontrado — no batch of due-date charges has this id for the receiving user (API Pix standard, for GET and PATCH /lotecobv/{id}; section 7.2 does not list this type). Check the id given to PUT /lotecobv/{id}; do not retry. */
+        LoteCobVNaoEncontrado: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problema"];
+            };
+        };
+        /** @description 400 LoteCobVOperacaoInvalida — the batch cannot be created or changed as asked: `descricao` or `cobsv` breaks its schema; a PUT creating a batch names a charge that already exists, or a PUT on an existing batch does not name exactly the charges of the original request; a PATCH names a charge that is not in the batch. A charge refused inside an accepted batch is reported NEGADA, with its problem, by GET /lotecobv/{id} (API Pix standard, for PUT and PATCH /lotecobv/{id}; section 7.2 does not list this type). Correct the body; do not repeat the same request. */
+        LoteCobVOperacaoInvalida: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problema"];
+            };
+        };
         /** @description 400 CobRConsultaInvalida — the query of recurring charges is invalid (section 7.2): a parameter breaks its schema, `fim` is before `inicio`, `cpf` and `cnpj` are both given, or a pagination value is negative. Correct the parameters; do not repeat the same request. */
         CobRConsultaInvalida: {
             headers: {
@@ -3629,6 +3679,33 @@ export interface components {
         };
         /** @description 404 CobRNaoEncontrado — there is no recurring charge with this txid for the receiving user (section 7.2). Do not retry. */
         CobRNaoEncontrado: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problema"];
+            };
+        };
+        /** @description 400 RecConsultaInvalida — the query of recurrences is invalid: a parameter breaks its schema, `fim` is before `inicio`, `cpf` and `cnpj` are both given, a pagination value is negative, or, on GET /rec/{idRec}, the `txid` does not match the journey of the recurrence (API Pix standard, for GET /rec and GET /rec/{idRec}; section 7.2 does not list this type). Correct the parameters; do not repeat the same request. */
+        RecConsultaInvalida: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problema"];
+            };
+        };
+        /** @description 400 RecOperacaoInvalida — the recurrence cannot be created or changed as asked: a member breaks its schema (vinculo, calendario.periodicidade, valor, recebedor, politicaRetentativa, status); `calendario.dataFinal` is before `calendario.dataInicial` (checked by the client before sending, rule rec-dates-in-order) or `dataInicial` before the creation date; both `valorRec` and `valorMinimoRecebedor` are given; the location of `loc` does not exist or is used by another recurrence; the `convenio` is not accepted by the PSP; or, on PATCH, the recurrence is expired, cancelled or rejected, or `loc` or `dataInicial` change when it is no longer CRIADA (API Pix standard, for POST /rec and PATCH /rec/{idRec}; section 7.2 does not list this type). Correct the body; do not repeat the same request. */
+        RecOperacaoInvalida: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problema"];
+            };
+        };
+        /** @description 404 RecNaoEncontrada — no recurrence has this idRec for the receiving user (API Pix standard, for GET and PATCH /rec/{idRec}; section 7.2 does not list this type). Check the idRec (from POST /rec or GET /rec); do not retry. */
+        RecNaoEncontrada: {
             headers: {
                 [name: string]: unknown;
             };
@@ -3681,6 +3758,24 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problema"];
             };
         };
+        /** @description 400 PayloadLocationRecConsultaInvalida — the query of recurrence locations is invalid: a parameter breaks its schema, `fim` is before `inicio`, or a pagination value is negative (API Pix standard, for GET /locrec and GET /locrec/{id}; section 7.2 does not list this type). Correct the parameters; do not repeat the same request. */
+        PayloadLocationRecConsultaInvalida: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problema"];
+            };
+        };
+        /** @description 404 PayloadLocationRecNaoEncontrado — no recurrence location has this id for the receiving user (API Pix standard, for GET /locrec/{id} and DELETE /locrec/{id}/idRec; section 7.2 does not list this type). Check the id (from POST /locrec or GET /locrec); do not retry. */
+        PayloadLocationRecNaoEncontrado: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problema"];
+            };
+        };
         /** @description 400 PixConsultaInvalida — the query parameters of GET /pix do not respect the schema or make no sense: `fim` before `inicio`, `cpf` and `cnpj` both given, a negative `paginacao.paginaAtual` or `paginacao.itensPorPagina` (section 7.2). */
         PixConsultaInvalida: {
             headers: {
@@ -3710,6 +3805,69 @@ export interface components {
         };
         /** @description 400 PixDevolucaoInvalida — the refund request does not respect the schema or makes no sense (section 7.2: PUT /pix/{e2eid}/devolucao/{id}). Section 7.2 shows `devolucao.valor` outside its schema; the standard adds: the refunds together would exceed the Pix, the `{id}` is already used for this Pix, or the Pix settled more than 90 days ago. */
         PixDevolucaoInvalida: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problema"];
+            };
+        };
+        /** @description 400 WebhookConsultaInvalida — the query of webhooks is invalid: a parameter breaks its schema, `fim` is before `inicio`, or a pagination value is negative (API Pix standard, for GET /webhook; section 7.2 does not list this type). Correct the parameters; do not repeat the same request. */
+        WebhookConsultaInvalida: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problema"];
+            };
+        };
+        /** @description 404 WebhookNaoEncontrado — no webhook is configured for this key (API Pix standard, for GET and DELETE /webhook/{chave}; section 7.2 does not list this type). Configure one with PUT /webhook/{chave}; do not retry. */
+        WebhookNaoEncontrado: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problema"];
+            };
+        };
+        /** @description 400 WebhookOperacaoInvalida — the webhook cannot be configured: the key of the path is not a valid key of the directory (DICT) or does not belong to the receiving user, or `webhookUrl` breaks its schema (API Pix standard, for PUT /webhook/{chave}; section 7.2 does not list this type). Correct the key or the address; do not repeat the same request. */
+        WebhookOperacaoInvalida: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problema"];
+            };
+        };
+        /** @description 400 WebhookRecConsultaInvalida — the query of the webhook of recurrences is invalid. The standard names this type for GET /webhookrec with the violations of a list query (a parameter outside its schema, `fim` before `inicio`, negative paging), although the operation takes no parameters (API Pix standard, for GET /webhookrec; section 7.2 does not list this type). Correct the request; do not repeat it unchanged. */
+        WebhookRecConsultaInvalida: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problema"];
+            };
+        };
+        /** @description 400 WebhookRecOperacaoInvalida — the webhook of recurrences cannot be configured: `webhookUrl` breaks its schema. The standard's own example of this answer is typed WebhookOperacaoInvalida, which the operation also declares (API Pix standard, for PUT /webhookrec; section 7.2 does not list this type). Correct the address; do not repeat the same request. */
+        WebhookRecOperacaoInvalida: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problema"];
+            };
+        };
+        /** @description 400 WebhookCobRConsultaInvalida — the query of the webhook of recurring charges is invalid. The standard names this type for GET /webhookcobr with the violations of a list query (a parameter outside its schema, `fim` before `inicio`, negative paging), although the operation takes no parameters (API Pix standard, for GET /webhookcobr; section 7.2 does not list this type). Correct the request; do not repeat it unchanged. */
+        WebhookCobRConsultaInvalida: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problema"];
+            };
+        };
+        /** @description 400 WebhookCobROperacaoInvalida — the webhook of recurring charges cannot be configured: `webhookUrl` breaks its schema. The standard's own example of this answer is typed WebhookOperacaoInvalida, which the operation also declares (API Pix standard, for PUT /webhookcobr; section 7.2 does not list this type). Correct the address; do not repeat the same request. */
+        WebhookCobROperacaoInvalida: {
             headers: {
                 [name: string]: unknown;
             };
@@ -3779,6 +3937,8 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problema"];
                 };
             };
+            404: components["responses"]["NaoEncontrado"];
+            410: components["responses"]["PermanentementeRemovido"];
             500: components["responses"]["ErroInternoDoServidor"];
             503: components["responses"]["ServicoIndisponivel"];
             504: components["responses"]["IndisponibilidadePorTempoEsgotado"];
@@ -3821,6 +3981,8 @@ export interface operations {
             };
             400: components["responses"]["CobConsultaInvalida"];
             403: components["responses"]["AcessoNegado"];
+            404: components["responses"]["NaoEncontrado"];
+            410: components["responses"]["PermanentementeRemovido"];
             500: components["responses"]["ErroInternoDoServidor"];
             503: components["responses"]["ServicoIndisponivel"];
             504: components["responses"]["IndisponibilidadePorTempoEsgotado"];
@@ -3850,6 +4012,8 @@ export interface operations {
             };
             400: components["responses"]["CobOperacaoInvalida"];
             403: components["responses"]["AcessoNegado"];
+            404: components["responses"]["NaoEncontrado"];
+            410: components["responses"]["PermanentementeRemovido"];
             500: components["responses"]["ErroInternoDoServidor"];
             503: components["responses"]["ServicoIndisponivel"];
             504: components["responses"]["IndisponibilidadePorTempoEsgotado"];
@@ -3882,6 +4046,7 @@ export interface operations {
             400: components["responses"]["CobConsultaInvalida"];
             403: components["responses"]["AcessoNegado"];
             404: components["responses"]["CobNaoEncontrado"];
+            410: components["responses"]["PermanentementeRemovido"];
             500: components["responses"]["ErroInternoDoServidor"];
             503: components["responses"]["ServicoIndisponivel"];
             504: components["responses"]["IndisponibilidadePorTempoEsgotado"];
@@ -3924,6 +4089,7 @@ export interface operations {
             400: components["responses"]["CobOperacaoInvalida"];
             403: components["responses"]["AcessoNegado"];
             404: components["responses"]["NaoEncontrado"];
+            410: components["responses"]["PermanentementeRemovido"];
             500: components["responses"]["ErroInternoDoServidor"];
             503: components["responses"]["ServicoIndisponivel"];
             504: components["responses"]["IndisponibilidadePorTempoEsgotado"];
@@ -3956,6 +4122,8 @@ export interface operations {
             };
             400: components["responses"]["CobOperacaoInvalida"];
             403: components["responses"]["AcessoNegado"];
+            404: components["responses"]["NaoEncontrado"];
+            410: components["responses"]["PermanentementeRemovido"];
             500: components["responses"]["ErroInternoDoServidor"];
             503: components["responses"]["ServicoIndisponivel"];
             504: components["responses"]["IndisponibilidadePorTempoEsgotado"];
@@ -3989,6 +4157,7 @@ export interface operations {
             400: components["responses"]["CobOperacaoInvalida"];
             403: components["responses"]["AcessoNegado"];
             404: components["responses"]["CobNaoEncontrado"];
+            410: components["responses"]["PermanentementeRemovido"];
             500: components["responses"]["ErroInternoDoServidor"];
             503: components["responses"]["ServicoIndisponivel"];
             504: components["responses"]["IndisponibilidadePorTempoEsgotado"];
@@ -4007,6 +4176,8 @@ export interface operations {
                 cnpj?: components["parameters"]["Cnpj"];
                 /** @description Lists only the charges in this record status. */
                 status?: "ATIVA" | "CONCLUIDA" | "REMOVIDA_PELO_USUARIO_RECEBEDOR" | "REMOVIDA_PELO_PSP";
+                /** @description Lists only the charges created by this batch (the `id` of PUT /lotecobv/{id}). A filter of the API Pix standard, which section 4.8 does not list; an integer as the standard has it. */
+                loteCobVId?: number;
                 /** @description Page to return, counted from 0 (section 8). Defaults to the first page, 0. */
                 "paginacao.paginaAtual"?: components["parameters"]["PaginaAtual"];
                 /** @description Maximum number of items per page, 1 to 1000 (section 8), default 100. Only the last page may hold fewer. */
@@ -4029,6 +4200,8 @@ export interface operations {
             };
             400: components["responses"]["CobVConsultaInvalida"];
             403: components["responses"]["AcessoNegado"];
+            404: components["responses"]["NaoEncontrado"];
+            410: components["responses"]["PermanentementeRemovido"];
             500: components["responses"]["ErroInternoDoServidor"];
             503: components["responses"]["ServicoIndisponivel"];
             504: components["responses"]["IndisponibilidadePorTempoEsgotado"];
@@ -4061,6 +4234,7 @@ export interface operations {
             400: components["responses"]["CobVConsultaInvalida"];
             403: components["responses"]["AcessoNegado"];
             404: components["responses"]["CobVNaoEncontrada"];
+            410: components["responses"]["PermanentementeRemovido"];
             500: components["responses"]["ErroInternoDoServidor"];
             503: components["responses"]["ServicoIndisponivel"];
             504: components["responses"]["IndisponibilidadePorTempoEsgotado"];
@@ -4103,6 +4277,7 @@ export interface operations {
             400: components["responses"]["CobVOperacaoInvalida"];
             403: components["responses"]["AcessoNegado"];
             404: components["responses"]["NaoEncontrado"];
+            410: components["responses"]["PermanentementeRemovido"];
             500: components["responses"]["ErroInternoDoServidor"];
             503: components["responses"]["ServicoIndisponivel"];
             504: components["responses"]["IndisponibilidadePorTempoEsgotado"];
@@ -4135,6 +4310,8 @@ export interface operations {
             };
             400: components["responses"]["CobVOperacaoInvalida"];
             403: components["responses"]["AcessoNegado"];
+            404: components["responses"]["NaoEncontrado"];
+            410: components["responses"]["PermanentementeRemovido"];
             500: components["responses"]["ErroInternoDoServidor"];
             503: components["responses"]["ServicoIndisponivel"];
             504: components["responses"]["IndisponibilidadePorTempoEsgotado"];
@@ -4168,6 +4345,7 @@ export interface operations {
             400: components["responses"]["CobVOperacaoInvalida"];
             403: components["responses"]["AcessoNegado"];
             404: components["responses"]["CobVNaoEncontrada"];
+            410: components["responses"]["PermanentementeRemovido"];
             500: components["responses"]["ErroInternoDoServidor"];
             503: components["responses"]["ServicoIndisponivel"];
             504: components["responses"]["IndisponibilidadePorTempoEsgotado"];
@@ -4200,8 +4378,10 @@ export interface operations {
                     "application/json": components["schemas"]["LotesCobVConsultados"];
                 };
             };
-            400: components["responses"]["RequisicaoInvalida"];
+            400: components["responses"]["LoteCobVConsultaInvalida"];
             403: components["responses"]["AcessoNegado"];
+            404: components["responses"]["NaoEncontrado"];
+            410: components["responses"]["PermanentementeRemovido"];
             500: components["responses"]["ErroInternoDoServidor"];
             503: components["responses"]["ServicoIndisponivel"];
             504: components["responses"]["IndisponibilidadePorTempoEsgotado"];
@@ -4228,9 +4408,10 @@ export interface operations {
                     "application/json": components["schemas"]["LoteCobVConsultado"];
                 };
             };
-            400: components["responses"]["RequisicaoInvalida"];
+            400: components["responses"]["LoteCobVConsultaInvalida"];
             403: components["responses"]["AcessoNegado"];
-            404: components["responses"]["NaoEncontrado"];
+            404: components["responses"]["LoteCobVNaoEncontrado"];
+            410: components["responses"]["PermanentementeRemovido"];
             500: components["responses"]["ErroInternoDoServidor"];
             503: components["responses"]["ServicoIndisponivel"];
             504: components["responses"]["IndisponibilidadePorTempoEsgotado"];
@@ -4259,9 +4440,10 @@ export interface operations {
                 };
                 content?: never;
             };
-            400: components["responses"]["RequisicaoInvalida"];
+            400: components["responses"]["LoteCobVOperacaoInvalida"];
             403: components["responses"]["AcessoNegado"];
             404: components["responses"]["NaoEncontrado"];
+            410: components["responses"]["PermanentementeRemovido"];
             500: components["responses"]["ErroInternoDoServidor"];
             503: components["responses"]["ServicoIndisponivel"];
             504: components["responses"]["IndisponibilidadePorTempoEsgotado"];
@@ -4290,9 +4472,10 @@ export interface operations {
                 };
                 content?: never;
             };
-            400: components["responses"]["RequisicaoInvalida"];
+            400: components["responses"]["LoteCobVOperacaoInvalida"];
             403: components["responses"]["AcessoNegado"];
-            404: components["responses"]["NaoEncontrado"];
+            404: components["responses"]["LoteCobVNaoEncontrado"];
+            410: components["responses"]["PermanentementeRemovido"];
             500: components["responses"]["ErroInternoDoServidor"];
             503: components["responses"]["ServicoIndisponivel"];
             504: components["responses"]["IndisponibilidadePorTempoEsgotado"];
@@ -4337,6 +4520,8 @@ export interface operations {
             };
             400: components["responses"]["CobRConsultaInvalida"];
             403: components["responses"]["AcessoNegado"];
+            404: components["responses"]["NaoEncontrado"];
+            410: components["responses"]["PermanentementeRemovido"];
             500: components["responses"]["ErroInternoDoServidor"];
             503: components["responses"]["ServicoIndisponivel"];
             504: components["responses"]["IndisponibilidadePorTempoEsgotado"];
@@ -4366,6 +4551,8 @@ export interface operations {
             };
             400: components["responses"]["CobROperacaoInvalida"];
             403: components["responses"]["AcessoNegado"];
+            404: components["responses"]["NaoEncontrado"];
+            410: components["responses"]["PermanentementeRemovido"];
             500: components["responses"]["ErroInternoDoServidor"];
             503: components["responses"]["ServicoIndisponivel"];
             504: components["responses"]["IndisponibilidadePorTempoEsgotado"];
@@ -4395,6 +4582,7 @@ export interface operations {
             400: components["responses"]["CobRConsultaInvalida"];
             403: components["responses"]["AcessoNegado"];
             404: components["responses"]["CobRNaoEncontrado"];
+            410: components["responses"]["PermanentementeRemovido"];
             500: components["responses"]["ErroInternoDoServidor"];
             503: components["responses"]["ServicoIndisponivel"];
             504: components["responses"]["IndisponibilidadePorTempoEsgotado"];
@@ -4428,6 +4616,7 @@ export interface operations {
             400: components["responses"]["CobROperacaoInvalida"];
             403: components["responses"]["AcessoNegado"];
             404: components["responses"]["NaoEncontrado"];
+            410: components["responses"]["PermanentementeRemovido"];
             500: components["responses"]["ErroInternoDoServidor"];
             503: components["responses"]["ServicoIndisponivel"];
             504: components["responses"]["IndisponibilidadePorTempoEsgotado"];
@@ -4461,6 +4650,7 @@ export interface operations {
             400: components["responses"]["CobROperacaoInvalida"];
             403: components["responses"]["AcessoNegado"];
             404: components["responses"]["CobRNaoEncontrado"];
+            410: components["responses"]["PermanentementeRemovido"];
             500: components["responses"]["ErroInternoDoServidor"];
             503: components["responses"]["ServicoIndisponivel"];
             504: components["responses"]["IndisponibilidadePorTempoEsgotado"];
@@ -4473,7 +4663,7 @@ export interface operations {
             path: {
                 /** @description Transaction id of the recurring charge (26 to 35 letters or digits). */
                 txid: string;
-                /** @description Expected settlement date of the new attempt, YYYY-MM-DD (ISO 8601). It must be in the future; the service checks it against its own calendar and answers 400 CobROperacaoInvalida otherwise. */
+                /** @description Expected settlement date of the new attempt, YYYY-MM-DD (ISO 8601). It must be a future date (section 7.2): the client refuses today or an earlier day of the São Paulo calendar before sending (rule retry-date-in-the-future); the service checks it against its own calendar and answers 400 CobROperacaoInvalida otherwise. */
                 data: string;
             };
             cookie?: never;
@@ -4492,6 +4682,7 @@ export interface operations {
             400: components["responses"]["CobROperacaoInvalida"];
             403: components["responses"]["AcessoNegado"];
             404: components["responses"]["CobRNaoEncontrado"];
+            410: components["responses"]["PermanentementeRemovido"];
             500: components["responses"]["ErroInternoDoServidor"];
             503: components["responses"]["ServicoIndisponivel"];
             504: components["responses"]["IndisponibilidadePorTempoEsgotado"];
@@ -4534,8 +4725,10 @@ export interface operations {
                     "application/json": components["schemas"]["RecsConsultadas"];
                 };
             };
-            400: components["responses"]["RequisicaoInvalida"];
+            400: components["responses"]["RecConsultaInvalida"];
             403: components["responses"]["AcessoNegado"];
+            404: components["responses"]["NaoEncontrado"];
+            410: components["responses"]["PermanentementeRemovido"];
             500: components["responses"]["ErroInternoDoServidor"];
             503: components["responses"]["ServicoIndisponivel"];
             504: components["responses"]["IndisponibilidadePorTempoEsgotado"];
@@ -4563,8 +4756,10 @@ export interface operations {
                     "application/json": components["schemas"]["RecGerada"];
                 };
             };
-            400: components["responses"]["RequisicaoInvalida"];
+            400: components["responses"]["RecOperacaoInvalida"];
             403: components["responses"]["AcessoNegado"];
+            404: components["responses"]["NaoEncontrado"];
+            410: components["responses"]["PermanentementeRemovido"];
             500: components["responses"]["ErroInternoDoServidor"];
             503: components["responses"]["ServicoIndisponivel"];
             504: components["responses"]["IndisponibilidadePorTempoEsgotado"];
@@ -4594,9 +4789,10 @@ export interface operations {
                     "application/json": components["schemas"]["RecCompleta"];
                 };
             };
-            400: components["responses"]["RequisicaoInvalida"];
+            400: components["responses"]["RecConsultaInvalida"];
             403: components["responses"]["AcessoNegado"];
-            404: components["responses"]["NaoEncontrado"];
+            404: components["responses"]["RecNaoEncontrada"];
+            410: components["responses"]["PermanentementeRemovido"];
             500: components["responses"]["ErroInternoDoServidor"];
             503: components["responses"]["ServicoIndisponivel"];
             504: components["responses"]["IndisponibilidadePorTempoEsgotado"];
@@ -4627,9 +4823,10 @@ export interface operations {
                     "application/json": components["schemas"]["RecGerada"];
                 };
             };
-            400: components["responses"]["RequisicaoInvalida"];
+            400: components["responses"]["RecOperacaoInvalida"];
             403: components["responses"]["AcessoNegado"];
-            404: components["responses"]["NaoEncontrado"];
+            404: components["responses"]["RecNaoEncontrada"];
+            410: components["responses"]["PermanentementeRemovido"];
             500: components["responses"]["ErroInternoDoServidor"];
             503: components["responses"]["ServicoIndisponivel"];
             504: components["responses"]["IndisponibilidadePorTempoEsgotado"];
@@ -4660,6 +4857,7 @@ export interface operations {
             400: components["responses"]["SolicRecOperacaoInvalida"];
             403: components["responses"]["AcessoNegado"];
             404: components["responses"]["NaoEncontrado"];
+            410: components["responses"]["PermanentementeRemovido"];
             500: components["responses"]["ErroInternoDoServidor"];
             503: components["responses"]["ServicoIndisponivel"];
             504: components["responses"]["IndisponibilidadePorTempoEsgotado"];
@@ -4688,6 +4886,7 @@ export interface operations {
             };
             403: components["responses"]["AcessoNegado"];
             404: components["responses"]["SolicRecNaoEncontrada"];
+            410: components["responses"]["PermanentementeRemovido"];
             500: components["responses"]["ErroInternoDoServidor"];
             503: components["responses"]["ServicoIndisponivel"];
             504: components["responses"]["IndisponibilidadePorTempoEsgotado"];
@@ -4730,6 +4929,7 @@ export interface operations {
             400: components["responses"]["SolicRecOperacaoInvalida"];
             403: components["responses"]["AcessoNegado"];
             404: components["responses"]["NaoEncontrado"];
+            410: components["responses"]["PermanentementeRemovido"];
             500: components["responses"]["ErroInternoDoServidor"];
             503: components["responses"]["ServicoIndisponivel"];
             504: components["responses"]["IndisponibilidadePorTempoEsgotado"];
@@ -4768,6 +4968,8 @@ export interface operations {
             };
             400: components["responses"]["PayloadLocationConsultaInvalida"];
             403: components["responses"]["AcessoNegado"];
+            404: components["responses"]["NaoEncontrado"];
+            410: components["responses"]["PermanentementeRemovido"];
             500: components["responses"]["ErroInternoDoServidor"];
             503: components["responses"]["ServicoIndisponivel"];
             504: components["responses"]["IndisponibilidadePorTempoEsgotado"];
@@ -4799,6 +5001,8 @@ export interface operations {
             };
             400: components["responses"]["PayloadLocationOperacaoInvalida"];
             403: components["responses"]["AcessoNegado"];
+            404: components["responses"]["NaoEncontrado"];
+            410: components["responses"]["PermanentementeRemovido"];
             500: components["responses"]["ErroInternoDoServidor"];
             503: components["responses"]["ServicoIndisponivel"];
             504: components["responses"]["IndisponibilidadePorTempoEsgotado"];
@@ -4828,6 +5032,7 @@ export interface operations {
             400: components["responses"]["PayloadLocationConsultaInvalida"];
             403: components["responses"]["AcessoNegado"];
             404: components["responses"]["PayloadLocationNaoEncontrado"];
+            410: components["responses"]["PermanentementeRemovido"];
             500: components["responses"]["ErroInternoDoServidor"];
             503: components["responses"]["ServicoIndisponivel"];
             504: components["responses"]["IndisponibilidadePorTempoEsgotado"];
@@ -4857,6 +5062,7 @@ export interface operations {
             400: components["responses"]["RequisicaoInvalida"];
             403: components["responses"]["AcessoNegado"];
             404: components["responses"]["PayloadLocationNaoEncontrado"];
+            410: components["responses"]["PermanentementeRemovido"];
             500: components["responses"]["ErroInternoDoServidor"];
             503: components["responses"]["ServicoIndisponivel"];
             504: components["responses"]["IndisponibilidadePorTempoEsgotado"];
@@ -4886,6 +5092,7 @@ export interface operations {
             400: components["responses"]["RequisicaoInvalida"];
             403: components["responses"]["AcessoNegado"];
             404: components["responses"]["PayloadLocationNaoEncontrado"];
+            410: components["responses"]["PermanentementeRemovido"];
             500: components["responses"]["ErroInternoDoServidor"];
             503: components["responses"]["ServicoIndisponivel"];
             504: components["responses"]["IndisponibilidadePorTempoEsgotado"];
@@ -4922,8 +5129,10 @@ export interface operations {
                     "application/json": components["schemas"]["PayloadLocationRecConsultadas"];
                 };
             };
-            400: components["responses"]["RequisicaoInvalida"];
+            400: components["responses"]["PayloadLocationRecConsultaInvalida"];
             403: components["responses"]["AcessoNegado"];
+            404: components["responses"]["NaoEncontrado"];
+            410: components["responses"]["PermanentementeRemovido"];
             500: components["responses"]["ErroInternoDoServidor"];
             503: components["responses"]["ServicoIndisponivel"];
             504: components["responses"]["IndisponibilidadePorTempoEsgotado"];
@@ -4955,6 +5164,8 @@ export interface operations {
             };
             400: components["responses"]["RequisicaoInvalida"];
             403: components["responses"]["AcessoNegado"];
+            404: components["responses"]["NaoEncontrado"];
+            410: components["responses"]["PermanentementeRemovido"];
             500: components["responses"]["ErroInternoDoServidor"];
             503: components["responses"]["ServicoIndisponivel"];
             504: components["responses"]["IndisponibilidadePorTempoEsgotado"];
@@ -4981,9 +5192,10 @@ export interface operations {
                     "application/json": components["schemas"]["PayloadLocationRecCompleta"];
                 };
             };
-            400: components["responses"]["RequisicaoInvalida"];
+            400: components["responses"]["PayloadLocationRecConsultaInvalida"];
             403: components["responses"]["AcessoNegado"];
-            404: components["responses"]["NaoEncontrado"];
+            404: components["responses"]["PayloadLocationRecNaoEncontrado"];
+            410: components["responses"]["PermanentementeRemovido"];
             500: components["responses"]["ErroInternoDoServidor"];
             503: components["responses"]["ServicoIndisponivel"];
             504: components["responses"]["IndisponibilidadePorTempoEsgotado"];
@@ -5012,7 +5224,8 @@ export interface operations {
             };
             400: components["responses"]["RequisicaoInvalida"];
             403: components["responses"]["AcessoNegado"];
-            404: components["responses"]["NaoEncontrado"];
+            404: components["responses"]["PayloadLocationRecNaoEncontrado"];
+            410: components["responses"]["PermanentementeRemovido"];
             500: components["responses"]["ErroInternoDoServidor"];
             503: components["responses"]["ServicoIndisponivel"];
             504: components["responses"]["IndisponibilidadePorTempoEsgotado"];
@@ -5057,6 +5270,8 @@ export interface operations {
             };
             400: components["responses"]["PixConsultaInvalida"];
             403: components["responses"]["AcessoNegado"];
+            404: components["responses"]["NaoEncontrado"];
+            410: components["responses"]["PermanentementeRemovido"];
             500: components["responses"]["ErroInternoDoServidor"];
             503: components["responses"]["ServicoIndisponivel"];
             504: components["responses"]["IndisponibilidadePorTempoEsgotado"];
@@ -5086,6 +5301,7 @@ export interface operations {
             400: components["responses"]["RequisicaoInvalida"];
             403: components["responses"]["AcessoNegado"];
             404: components["responses"]["PixNaoEncontrado"];
+            410: components["responses"]["PermanentementeRemovido"];
             500: components["responses"]["ErroInternoDoServidor"];
             503: components["responses"]["ServicoIndisponivel"];
             504: components["responses"]["IndisponibilidadePorTempoEsgotado"];
@@ -5117,6 +5333,7 @@ export interface operations {
             400: components["responses"]["RequisicaoInvalida"];
             403: components["responses"]["AcessoNegado"];
             404: components["responses"]["PixDevolucaoNaoEncontrada"];
+            410: components["responses"]["PermanentementeRemovido"];
             500: components["responses"]["ErroInternoDoServidor"];
             503: components["responses"]["ServicoIndisponivel"];
             504: components["responses"]["IndisponibilidadePorTempoEsgotado"];
@@ -5152,6 +5369,7 @@ export interface operations {
             400: components["responses"]["PixDevolucaoInvalida"];
             403: components["responses"]["AcessoNegado"];
             404: components["responses"]["NaoEncontrado"];
+            410: components["responses"]["PermanentementeRemovido"];
             500: components["responses"]["ErroInternoDoServidor"];
             503: components["responses"]["ServicoIndisponivel"];
             504: components["responses"]["IndisponibilidadePorTempoEsgotado"];
@@ -5184,8 +5402,10 @@ export interface operations {
                     "application/json": components["schemas"]["WebhooksConsultados"];
                 };
             };
-            400: components["responses"]["RequisicaoInvalida"];
+            400: components["responses"]["WebhookConsultaInvalida"];
             403: components["responses"]["AcessoNegado"];
+            404: components["responses"]["NaoEncontrado"];
+            410: components["responses"]["PermanentementeRemovido"];
             500: components["responses"]["ErroInternoDoServidor"];
             503: components["responses"]["ServicoIndisponivel"];
             504: components["responses"]["IndisponibilidadePorTempoEsgotado"];
@@ -5214,7 +5434,8 @@ export interface operations {
             };
             400: components["responses"]["RequisicaoInvalida"];
             403: components["responses"]["AcessoNegado"];
-            404: components["responses"]["NaoEncontrado"];
+            404: components["responses"]["WebhookNaoEncontrado"];
+            410: components["responses"]["PermanentementeRemovido"];
             500: components["responses"]["ErroInternoDoServidor"];
             503: components["responses"]["ServicoIndisponivel"];
             504: components["responses"]["IndisponibilidadePorTempoEsgotado"];
@@ -5243,9 +5464,10 @@ export interface operations {
                 };
                 content?: never;
             };
-            400: components["responses"]["RequisicaoInvalida"];
+            400: components["responses"]["WebhookOperacaoInvalida"];
             403: components["responses"]["AcessoNegado"];
             404: components["responses"]["NaoEncontrado"];
+            410: components["responses"]["PermanentementeRemovido"];
             500: components["responses"]["ErroInternoDoServidor"];
             503: components["responses"]["ServicoIndisponivel"];
             504: components["responses"]["IndisponibilidadePorTempoEsgotado"];
@@ -5272,7 +5494,8 @@ export interface operations {
             };
             400: components["responses"]["RequisicaoInvalida"];
             403: components["responses"]["AcessoNegado"];
-            404: components["responses"]["NaoEncontrado"];
+            404: components["responses"]["WebhookNaoEncontrado"];
+            410: components["responses"]["PermanentementeRemovido"];
             500: components["responses"]["ErroInternoDoServidor"];
             503: components["responses"]["ServicoIndisponivel"];
             504: components["responses"]["IndisponibilidadePorTempoEsgotado"];
@@ -5296,8 +5519,10 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookRecCompleto"];
                 };
             };
+            400: components["responses"]["WebhookRecConsultaInvalida"];
             403: components["responses"]["AcessoNegado"];
             404: components["responses"]["NaoEncontrado"];
+            410: components["responses"]["PermanentementeRemovido"];
             500: components["responses"]["ErroInternoDoServidor"];
             503: components["responses"]["ServicoIndisponivel"];
             504: components["responses"]["IndisponibilidadePorTempoEsgotado"];
@@ -5323,9 +5548,10 @@ export interface operations {
                 };
                 content?: never;
             };
-            400: components["responses"]["RequisicaoInvalida"];
+            400: components["responses"]["WebhookRecOperacaoInvalida"];
             403: components["responses"]["AcessoNegado"];
             404: components["responses"]["NaoEncontrado"];
+            410: components["responses"]["PermanentementeRemovido"];
             500: components["responses"]["ErroInternoDoServidor"];
             503: components["responses"]["ServicoIndisponivel"];
             504: components["responses"]["IndisponibilidadePorTempoEsgotado"];
@@ -5349,6 +5575,7 @@ export interface operations {
             };
             403: components["responses"]["AcessoNegado"];
             404: components["responses"]["NaoEncontrado"];
+            410: components["responses"]["PermanentementeRemovido"];
             500: components["responses"]["ErroInternoDoServidor"];
             503: components["responses"]["ServicoIndisponivel"];
             504: components["responses"]["IndisponibilidadePorTempoEsgotado"];
@@ -5372,8 +5599,10 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookCobRCompleto"];
                 };
             };
+            400: components["responses"]["WebhookCobRConsultaInvalida"];
             403: components["responses"]["AcessoNegado"];
             404: components["responses"]["NaoEncontrado"];
+            410: components["responses"]["PermanentementeRemovido"];
             500: components["responses"]["ErroInternoDoServidor"];
             503: components["responses"]["ServicoIndisponivel"];
             504: components["responses"]["IndisponibilidadePorTempoEsgotado"];
@@ -5399,9 +5628,10 @@ export interface operations {
                 };
                 content?: never;
             };
-            400: components["responses"]["RequisicaoInvalida"];
+            400: components["responses"]["WebhookCobROperacaoInvalida"];
             403: components["responses"]["AcessoNegado"];
             404: components["responses"]["NaoEncontrado"];
+            410: components["responses"]["PermanentementeRemovido"];
             500: components["responses"]["ErroInternoDoServidor"];
             503: components["responses"]["ServicoIndisponivel"];
             504: components["responses"]["IndisponibilidadePorTempoEsgotado"];
@@ -5425,6 +5655,7 @@ export interface operations {
             };
             403: components["responses"]["AcessoNegado"];
             404: components["responses"]["NaoEncontrado"];
+            410: components["responses"]["PermanentementeRemovido"];
             500: components["responses"]["ErroInternoDoServidor"];
             503: components["responses"]["ServicoIndisponivel"];
             504: components["responses"]["IndisponibilidadePorTempoEsgotado"];
@@ -5443,7 +5674,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Notification handled. Any other answer, or none, leaves it to the PSP's resends. */
+            /** @description Notification received and handled. The standard defines no other answer; whether and when a PSP sends again a notification not answered 2xx is the PSP's choice. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5465,7 +5696,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Notification handled. Any other answer, or none, leaves it to the PSP's resends. */
+            /** @description Notification received and handled. The standard defines no other answer; whether and when a PSP sends again a notification not answered 2xx is the PSP's choice. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5487,7 +5718,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Notification handled. Any other answer, or none, leaves it to the PSP's resends. */
+            /** @description Notification received and handled. The standard defines no other answer; whether and when a PSP sends again a notification not answered 2xx is the PSP's choice. */
             200: {
                 headers: {
                     [name: string]: unknown;

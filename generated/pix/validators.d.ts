@@ -42,6 +42,7 @@ export declare const schema_CobVGerada: Validator<components["schemas"]["CobVGer
 export declare const schema_CobVCompleta: Validator<components["schemas"]["CobVCompleta"]>;
 export declare const schema_CobsVConsultadas: Validator<components["schemas"]["CobsVConsultadas"]>;
 export declare const schema_CobDataDeVencimento: Validator<components["schemas"]["CobDataDeVencimento"]>;
+export declare const schema_PayloadLocationCobVSolicitada: Validator<components["schemas"]["PayloadLocationCobVSolicitada"]>;
 export declare const schema_CobVValor: Validator<components["schemas"]["CobVValor"]>;
 export declare const schema_CobVSolicitada: Validator<components["schemas"]["CobVSolicitada"]>;
 export declare const schema_CobVRevisada: Validator<components["schemas"]["CobVRevisada"]>;
@@ -120,6 +121,8 @@ export declare const operation_auth_token_response__200: Validator<operations["a
 export declare const operation_auth_token_response__400: Validator<operations["auth.token"]["responses"][400]["content"]["application/problem+json"]>;
 export declare const operation_auth_token_response__401: Validator<operations["auth.token"]["responses"][401]["content"]["application/problem+json"]>;
 export declare const operation_auth_token_response__403: Validator<operations["auth.token"]["responses"][403]["content"]["application/problem+json"]>;
+export declare const operation_auth_token_response__404: Validator<operations["auth.token"]["responses"][404]["content"]["application/problem+json"]>;
+export declare const operation_auth_token_response__410: Validator<operations["auth.token"]["responses"][410]["content"]["application/problem+json"]>;
 export declare const operation_auth_token_response__500: Validator<operations["auth.token"]["responses"][500]["content"]["application/problem+json"]>;
 export declare const operation_auth_token_response__503: Validator<operations["auth.token"]["responses"][503]["content"]["application/problem+json"]>;
 export declare const operation_auth_token_response__504: Validator<operations["auth.token"]["responses"][504]["content"]["application/problem+json"]>;
@@ -127,6 +130,8 @@ export declare const operation_cob_list_query: Validator<NonNullable<operations[
 export declare const operation_cob_list_response__200: Validator<operations["cob.list"]["responses"][200]["content"]["application/json"]>;
 export declare const operation_cob_list_response__400: Validator<operations["cob.list"]["responses"][400]["content"]["application/problem+json"]>;
 export declare const operation_cob_list_response__403: Validator<operations["cob.list"]["responses"][403]["content"]["application/problem+json"]>;
+export declare const operation_cob_list_response__404: Validator<operations["cob.list"]["responses"][404]["content"]["application/problem+json"]>;
+export declare const operation_cob_list_response__410: Validator<operations["cob.list"]["responses"][410]["content"]["application/problem+json"]>;
 export declare const operation_cob_list_response__500: Validator<operations["cob.list"]["responses"][500]["content"]["application/problem+json"]>;
 export declare const operation_cob_list_response__503: Validator<operations["cob.list"]["responses"][503]["content"]["application/problem+json"]>;
 export declare const operation_cob_list_response__504: Validator<operations["cob.list"]["responses"][504]["content"]["application/problem+json"]>;
@@ -134,6 +139,8 @@ export declare const operation_cob_createWithoutTxid_body: Validator<NonNullable
 export declare const operation_cob_createWithoutTxid_response__201: Validator<operations["cob.createWithoutTxid"]["responses"][201]["content"]["application/json"]>;
 export declare const operation_cob_createWithoutTxid_response__400: Validator<operations["cob.createWithoutTxid"]["responses"][400]["content"]["application/problem+json"]>;
 export declare const operation_cob_createWithoutTxid_response__403: Validator<operations["cob.createWithoutTxid"]["responses"][403]["content"]["application/problem+json"]>;
+export declare const operation_cob_createWithoutTxid_response__404: Validator<operations["cob.createWithoutTxid"]["responses"][404]["content"]["application/problem+json"]>;
+export declare const operation_cob_createWithoutTxid_response__410: Validator<operations["cob.createWithoutTxid"]["responses"][410]["content"]["application/problem+json"]>;
 export declare const operation_cob_createWithoutTxid_response__500: Validator<operations["cob.createWithoutTxid"]["responses"][500]["content"]["application/problem+json"]>;
 export declare const operation_cob_createWithoutTxid_response__503: Validator<operations["cob.createWithoutTxid"]["responses"][503]["content"]["application/problem+json"]>;
 export declare const operation_cob_createWithoutTxid_response__504: Validator<operations["cob.createWithoutTxid"]["responses"][504]["content"]["application/problem+json"]>;
@@ -143,6 +150,7 @@ export declare const operation_cob_get_response__200: Validator<operations["cob.
 export declare const operation_cob_get_response__400: Validator<operations["cob.get"]["responses"][400]["content"]["application/problem+json"]>;
 export declare const operation_cob_get_response__403: Validator<operations["cob.get"]["responses"][403]["content"]["application/problem+json"]>;
 export declare const operation_cob_get_response__404: Validator<operations["cob.get"]["responses"][404]["content"]["application/problem+json"]>;
+export declare const operation_cob_get_response__410: Validator<operations["cob.get"]["responses"][410]["content"]["application/problem+json"]>;
 export declare const operation_cob_get_response__500: Validator<operations["cob.get"]["responses"][500]["content"]["application/problem+json"]>;
 export declare const operation_cob_get_response__503: Validator<operations["cob.get"]["responses"][503]["content"]["application/problem+json"]>;
 export declare const operation_cob_get_response__504: Validator<operations["cob.get"]["responses"][504]["content"]["application/problem+json"]>;
@@ -153,6 +161,7 @@ export declare const operation_cob_replace_response__201: Validator<operations["
 export declare const operation_cob_replace_response__400: Validator<operations["cob.replace"]["responses"][400]["content"]["application/problem+json"]>;
 export declare const operation_cob_replace_response__403: Validator<operations["cob.replace"]["responses"][403]["content"]["application/problem+json"]>;
 export declare const operation_cob_replace_response__404: Validator<operations["cob.replace"]["responses"][404]["content"]["application/problem+json"]>;
+export declare const operation_cob_replace_response__410: Validator<operations["cob.replace"]["responses"][410]["content"]["application/problem+json"]>;
 export declare const operation_cob_replace_response__500: Validator<operations["cob.replace"]["responses"][500]["content"]["application/problem+json"]>;
 export declare const operation_cob_replace_response__503: Validator<operations["cob.replace"]["responses"][503]["content"]["application/problem+json"]>;
 export declare const operation_cob_replace_response__504: Validator<operations["cob.replace"]["responses"][504]["content"]["application/problem+json"]>;
@@ -161,6 +170,8 @@ export declare const operation_cob_create_body: Validator<NonNullable<operations
 export declare const operation_cob_create_response__201: Validator<operations["cob.create"]["responses"][201]["content"]["application/json"]>;
 export declare const operation_cob_create_response__400: Validator<operations["cob.create"]["responses"][400]["content"]["application/problem+json"]>;
 export declare const operation_cob_create_response__403: Validator<operations["cob.create"]["responses"][403]["content"]["application/problem+json"]>;
+export declare const operation_cob_create_response__404: Validator<operations["cob.create"]["responses"][404]["content"]["application/problem+json"]>;
+export declare const operation_cob_create_response__410: Validator<operations["cob.create"]["responses"][410]["content"]["application/problem+json"]>;
 export declare const operation_cob_create_response__500: Validator<operations["cob.create"]["responses"][500]["content"]["application/problem+json"]>;
 export declare const operation_cob_create_response__503: Validator<operations["cob.create"]["responses"][503]["content"]["application/problem+json"]>;
 export declare const operation_cob_create_response__504: Validator<operations["cob.create"]["responses"][504]["content"]["application/problem+json"]>;
@@ -170,6 +181,7 @@ export declare const operation_cob_revise_response__200: Validator<operations["c
 export declare const operation_cob_revise_response__400: Validator<operations["cob.revise"]["responses"][400]["content"]["application/problem+json"]>;
 export declare const operation_cob_revise_response__403: Validator<operations["cob.revise"]["responses"][403]["content"]["application/problem+json"]>;
 export declare const operation_cob_revise_response__404: Validator<operations["cob.revise"]["responses"][404]["content"]["application/problem+json"]>;
+export declare const operation_cob_revise_response__410: Validator<operations["cob.revise"]["responses"][410]["content"]["application/problem+json"]>;
 export declare const operation_cob_revise_response__500: Validator<operations["cob.revise"]["responses"][500]["content"]["application/problem+json"]>;
 export declare const operation_cob_revise_response__503: Validator<operations["cob.revise"]["responses"][503]["content"]["application/problem+json"]>;
 export declare const operation_cob_revise_response__504: Validator<operations["cob.revise"]["responses"][504]["content"]["application/problem+json"]>;
@@ -177,6 +189,8 @@ export declare const operation_cobv_list_query: Validator<NonNullable<operations
 export declare const operation_cobv_list_response__200: Validator<operations["cobv.list"]["responses"][200]["content"]["application/json"]>;
 export declare const operation_cobv_list_response__400: Validator<operations["cobv.list"]["responses"][400]["content"]["application/problem+json"]>;
 export declare const operation_cobv_list_response__403: Validator<operations["cobv.list"]["responses"][403]["content"]["application/problem+json"]>;
+export declare const operation_cobv_list_response__404: Validator<operations["cobv.list"]["responses"][404]["content"]["application/problem+json"]>;
+export declare const operation_cobv_list_response__410: Validator<operations["cobv.list"]["responses"][410]["content"]["application/problem+json"]>;
 export declare const operation_cobv_list_response__500: Validator<operations["cobv.list"]["responses"][500]["content"]["application/problem+json"]>;
 export declare const operation_cobv_list_response__503: Validator<operations["cobv.list"]["responses"][503]["content"]["application/problem+json"]>;
 export declare const operation_cobv_list_response__504: Validator<operations["cobv.list"]["responses"][504]["content"]["application/problem+json"]>;
@@ -186,6 +200,7 @@ export declare const operation_cobv_get_response__200: Validator<operations["cob
 export declare const operation_cobv_get_response__400: Validator<operations["cobv.get"]["responses"][400]["content"]["application/problem+json"]>;
 export declare const operation_cobv_get_response__403: Validator<operations["cobv.get"]["responses"][403]["content"]["application/problem+json"]>;
 export declare const operation_cobv_get_response__404: Validator<operations["cobv.get"]["responses"][404]["content"]["application/problem+json"]>;
+export declare const operation_cobv_get_response__410: Validator<operations["cobv.get"]["responses"][410]["content"]["application/problem+json"]>;
 export declare const operation_cobv_get_response__500: Validator<operations["cobv.get"]["responses"][500]["content"]["application/problem+json"]>;
 export declare const operation_cobv_get_response__503: Validator<operations["cobv.get"]["responses"][503]["content"]["application/problem+json"]>;
 export declare const operation_cobv_get_response__504: Validator<operations["cobv.get"]["responses"][504]["content"]["application/problem+json"]>;
@@ -196,6 +211,7 @@ export declare const operation_cobv_replace_response__201: Validator<operations[
 export declare const operation_cobv_replace_response__400: Validator<operations["cobv.replace"]["responses"][400]["content"]["application/problem+json"]>;
 export declare const operation_cobv_replace_response__403: Validator<operations["cobv.replace"]["responses"][403]["content"]["application/problem+json"]>;
 export declare const operation_cobv_replace_response__404: Validator<operations["cobv.replace"]["responses"][404]["content"]["application/problem+json"]>;
+export declare const operation_cobv_replace_response__410: Validator<operations["cobv.replace"]["responses"][410]["content"]["application/problem+json"]>;
 export declare const operation_cobv_replace_response__500: Validator<operations["cobv.replace"]["responses"][500]["content"]["application/problem+json"]>;
 export declare const operation_cobv_replace_response__503: Validator<operations["cobv.replace"]["responses"][503]["content"]["application/problem+json"]>;
 export declare const operation_cobv_replace_response__504: Validator<operations["cobv.replace"]["responses"][504]["content"]["application/problem+json"]>;
@@ -204,6 +220,8 @@ export declare const operation_cobv_create_body: Validator<NonNullable<operation
 export declare const operation_cobv_create_response__201: Validator<operations["cobv.create"]["responses"][201]["content"]["application/json"]>;
 export declare const operation_cobv_create_response__400: Validator<operations["cobv.create"]["responses"][400]["content"]["application/problem+json"]>;
 export declare const operation_cobv_create_response__403: Validator<operations["cobv.create"]["responses"][403]["content"]["application/problem+json"]>;
+export declare const operation_cobv_create_response__404: Validator<operations["cobv.create"]["responses"][404]["content"]["application/problem+json"]>;
+export declare const operation_cobv_create_response__410: Validator<operations["cobv.create"]["responses"][410]["content"]["application/problem+json"]>;
 export declare const operation_cobv_create_response__500: Validator<operations["cobv.create"]["responses"][500]["content"]["application/problem+json"]>;
 export declare const operation_cobv_create_response__503: Validator<operations["cobv.create"]["responses"][503]["content"]["application/problem+json"]>;
 export declare const operation_cobv_create_response__504: Validator<operations["cobv.create"]["responses"][504]["content"]["application/problem+json"]>;
@@ -213,6 +231,7 @@ export declare const operation_cobv_revise_response__200: Validator<operations["
 export declare const operation_cobv_revise_response__400: Validator<operations["cobv.revise"]["responses"][400]["content"]["application/problem+json"]>;
 export declare const operation_cobv_revise_response__403: Validator<operations["cobv.revise"]["responses"][403]["content"]["application/problem+json"]>;
 export declare const operation_cobv_revise_response__404: Validator<operations["cobv.revise"]["responses"][404]["content"]["application/problem+json"]>;
+export declare const operation_cobv_revise_response__410: Validator<operations["cobv.revise"]["responses"][410]["content"]["application/problem+json"]>;
 export declare const operation_cobv_revise_response__500: Validator<operations["cobv.revise"]["responses"][500]["content"]["application/problem+json"]>;
 export declare const operation_cobv_revise_response__503: Validator<operations["cobv.revise"]["responses"][503]["content"]["application/problem+json"]>;
 export declare const operation_cobv_revise_response__504: Validator<operations["cobv.revise"]["responses"][504]["content"]["application/problem+json"]>;
@@ -220,6 +239,8 @@ export declare const operation_lotecobv_list_query: Validator<NonNullable<operat
 export declare const operation_lotecobv_list_response__200: Validator<operations["lotecobv.list"]["responses"][200]["content"]["application/json"]>;
 export declare const operation_lotecobv_list_response__400: Validator<operations["lotecobv.list"]["responses"][400]["content"]["application/problem+json"]>;
 export declare const operation_lotecobv_list_response__403: Validator<operations["lotecobv.list"]["responses"][403]["content"]["application/problem+json"]>;
+export declare const operation_lotecobv_list_response__404: Validator<operations["lotecobv.list"]["responses"][404]["content"]["application/problem+json"]>;
+export declare const operation_lotecobv_list_response__410: Validator<operations["lotecobv.list"]["responses"][410]["content"]["application/problem+json"]>;
 export declare const operation_lotecobv_list_response__500: Validator<operations["lotecobv.list"]["responses"][500]["content"]["application/problem+json"]>;
 export declare const operation_lotecobv_list_response__503: Validator<operations["lotecobv.list"]["responses"][503]["content"]["application/problem+json"]>;
 export declare const operation_lotecobv_list_response__504: Validator<operations["lotecobv.list"]["responses"][504]["content"]["application/problem+json"]>;
@@ -228,6 +249,7 @@ export declare const operation_lotecobv_get_response__200: Validator<operations[
 export declare const operation_lotecobv_get_response__400: Validator<operations["lotecobv.get"]["responses"][400]["content"]["application/problem+json"]>;
 export declare const operation_lotecobv_get_response__403: Validator<operations["lotecobv.get"]["responses"][403]["content"]["application/problem+json"]>;
 export declare const operation_lotecobv_get_response__404: Validator<operations["lotecobv.get"]["responses"][404]["content"]["application/problem+json"]>;
+export declare const operation_lotecobv_get_response__410: Validator<operations["lotecobv.get"]["responses"][410]["content"]["application/problem+json"]>;
 export declare const operation_lotecobv_get_response__500: Validator<operations["lotecobv.get"]["responses"][500]["content"]["application/problem+json"]>;
 export declare const operation_lotecobv_get_response__503: Validator<operations["lotecobv.get"]["responses"][503]["content"]["application/problem+json"]>;
 export declare const operation_lotecobv_get_response__504: Validator<operations["lotecobv.get"]["responses"][504]["content"]["application/problem+json"]>;
@@ -236,6 +258,7 @@ export declare const operation_lotecobv_create_body: Validator<NonNullable<opera
 export declare const operation_lotecobv_create_response__400: Validator<operations["lotecobv.create"]["responses"][400]["content"]["application/problem+json"]>;
 export declare const operation_lotecobv_create_response__403: Validator<operations["lotecobv.create"]["responses"][403]["content"]["application/problem+json"]>;
 export declare const operation_lotecobv_create_response__404: Validator<operations["lotecobv.create"]["responses"][404]["content"]["application/problem+json"]>;
+export declare const operation_lotecobv_create_response__410: Validator<operations["lotecobv.create"]["responses"][410]["content"]["application/problem+json"]>;
 export declare const operation_lotecobv_create_response__500: Validator<operations["lotecobv.create"]["responses"][500]["content"]["application/problem+json"]>;
 export declare const operation_lotecobv_create_response__503: Validator<operations["lotecobv.create"]["responses"][503]["content"]["application/problem+json"]>;
 export declare const operation_lotecobv_create_response__504: Validator<operations["lotecobv.create"]["responses"][504]["content"]["application/problem+json"]>;
@@ -244,6 +267,7 @@ export declare const operation_lotecobv_revise_body: Validator<NonNullable<opera
 export declare const operation_lotecobv_revise_response__400: Validator<operations["lotecobv.revise"]["responses"][400]["content"]["application/problem+json"]>;
 export declare const operation_lotecobv_revise_response__403: Validator<operations["lotecobv.revise"]["responses"][403]["content"]["application/problem+json"]>;
 export declare const operation_lotecobv_revise_response__404: Validator<operations["lotecobv.revise"]["responses"][404]["content"]["application/problem+json"]>;
+export declare const operation_lotecobv_revise_response__410: Validator<operations["lotecobv.revise"]["responses"][410]["content"]["application/problem+json"]>;
 export declare const operation_lotecobv_revise_response__500: Validator<operations["lotecobv.revise"]["responses"][500]["content"]["application/problem+json"]>;
 export declare const operation_lotecobv_revise_response__503: Validator<operations["lotecobv.revise"]["responses"][503]["content"]["application/problem+json"]>;
 export declare const operation_lotecobv_revise_response__504: Validator<operations["lotecobv.revise"]["responses"][504]["content"]["application/problem+json"]>;
@@ -251,6 +275,8 @@ export declare const operation_cobr_list_query: Validator<NonNullable<operations
 export declare const operation_cobr_list_response__200: Validator<operations["cobr.list"]["responses"][200]["content"]["application/json"]>;
 export declare const operation_cobr_list_response__400: Validator<operations["cobr.list"]["responses"][400]["content"]["application/problem+json"]>;
 export declare const operation_cobr_list_response__403: Validator<operations["cobr.list"]["responses"][403]["content"]["application/problem+json"]>;
+export declare const operation_cobr_list_response__404: Validator<operations["cobr.list"]["responses"][404]["content"]["application/problem+json"]>;
+export declare const operation_cobr_list_response__410: Validator<operations["cobr.list"]["responses"][410]["content"]["application/problem+json"]>;
 export declare const operation_cobr_list_response__500: Validator<operations["cobr.list"]["responses"][500]["content"]["application/problem+json"]>;
 export declare const operation_cobr_list_response__503: Validator<operations["cobr.list"]["responses"][503]["content"]["application/problem+json"]>;
 export declare const operation_cobr_list_response__504: Validator<operations["cobr.list"]["responses"][504]["content"]["application/problem+json"]>;
@@ -258,6 +284,8 @@ export declare const operation_cobr_create_body: Validator<NonNullable<operation
 export declare const operation_cobr_create_response__201: Validator<operations["cobr.create"]["responses"][201]["content"]["application/json"]>;
 export declare const operation_cobr_create_response__400: Validator<operations["cobr.create"]["responses"][400]["content"]["application/problem+json"]>;
 export declare const operation_cobr_create_response__403: Validator<operations["cobr.create"]["responses"][403]["content"]["application/problem+json"]>;
+export declare const operation_cobr_create_response__404: Validator<operations["cobr.create"]["responses"][404]["content"]["application/problem+json"]>;
+export declare const operation_cobr_create_response__410: Validator<operations["cobr.create"]["responses"][410]["content"]["application/problem+json"]>;
 export declare const operation_cobr_create_response__500: Validator<operations["cobr.create"]["responses"][500]["content"]["application/problem+json"]>;
 export declare const operation_cobr_create_response__503: Validator<operations["cobr.create"]["responses"][503]["content"]["application/problem+json"]>;
 export declare const operation_cobr_create_response__504: Validator<operations["cobr.create"]["responses"][504]["content"]["application/problem+json"]>;
@@ -266,6 +294,7 @@ export declare const operation_cobr_get_response__200: Validator<operations["cob
 export declare const operation_cobr_get_response__400: Validator<operations["cobr.get"]["responses"][400]["content"]["application/problem+json"]>;
 export declare const operation_cobr_get_response__403: Validator<operations["cobr.get"]["responses"][403]["content"]["application/problem+json"]>;
 export declare const operation_cobr_get_response__404: Validator<operations["cobr.get"]["responses"][404]["content"]["application/problem+json"]>;
+export declare const operation_cobr_get_response__410: Validator<operations["cobr.get"]["responses"][410]["content"]["application/problem+json"]>;
 export declare const operation_cobr_get_response__500: Validator<operations["cobr.get"]["responses"][500]["content"]["application/problem+json"]>;
 export declare const operation_cobr_get_response__503: Validator<operations["cobr.get"]["responses"][503]["content"]["application/problem+json"]>;
 export declare const operation_cobr_get_response__504: Validator<operations["cobr.get"]["responses"][504]["content"]["application/problem+json"]>;
@@ -275,6 +304,7 @@ export declare const operation_cobr_replace_response__201: Validator<operations[
 export declare const operation_cobr_replace_response__400: Validator<operations["cobr.replace"]["responses"][400]["content"]["application/problem+json"]>;
 export declare const operation_cobr_replace_response__403: Validator<operations["cobr.replace"]["responses"][403]["content"]["application/problem+json"]>;
 export declare const operation_cobr_replace_response__404: Validator<operations["cobr.replace"]["responses"][404]["content"]["application/problem+json"]>;
+export declare const operation_cobr_replace_response__410: Validator<operations["cobr.replace"]["responses"][410]["content"]["application/problem+json"]>;
 export declare const operation_cobr_replace_response__500: Validator<operations["cobr.replace"]["responses"][500]["content"]["application/problem+json"]>;
 export declare const operation_cobr_replace_response__503: Validator<operations["cobr.replace"]["responses"][503]["content"]["application/problem+json"]>;
 export declare const operation_cobr_replace_response__504: Validator<operations["cobr.replace"]["responses"][504]["content"]["application/problem+json"]>;
@@ -284,6 +314,7 @@ export declare const operation_cobr_revise_response__200: Validator<operations["
 export declare const operation_cobr_revise_response__400: Validator<operations["cobr.revise"]["responses"][400]["content"]["application/problem+json"]>;
 export declare const operation_cobr_revise_response__403: Validator<operations["cobr.revise"]["responses"][403]["content"]["application/problem+json"]>;
 export declare const operation_cobr_revise_response__404: Validator<operations["cobr.revise"]["responses"][404]["content"]["application/problem+json"]>;
+export declare const operation_cobr_revise_response__410: Validator<operations["cobr.revise"]["responses"][410]["content"]["application/problem+json"]>;
 export declare const operation_cobr_revise_response__500: Validator<operations["cobr.revise"]["responses"][500]["content"]["application/problem+json"]>;
 export declare const operation_cobr_revise_response__503: Validator<operations["cobr.revise"]["responses"][503]["content"]["application/problem+json"]>;
 export declare const operation_cobr_revise_response__504: Validator<operations["cobr.revise"]["responses"][504]["content"]["application/problem+json"]>;
@@ -292,6 +323,7 @@ export declare const operation_cobr_retry_response__201: Validator<operations["c
 export declare const operation_cobr_retry_response__400: Validator<operations["cobr.retry"]["responses"][400]["content"]["application/problem+json"]>;
 export declare const operation_cobr_retry_response__403: Validator<operations["cobr.retry"]["responses"][403]["content"]["application/problem+json"]>;
 export declare const operation_cobr_retry_response__404: Validator<operations["cobr.retry"]["responses"][404]["content"]["application/problem+json"]>;
+export declare const operation_cobr_retry_response__410: Validator<operations["cobr.retry"]["responses"][410]["content"]["application/problem+json"]>;
 export declare const operation_cobr_retry_response__500: Validator<operations["cobr.retry"]["responses"][500]["content"]["application/problem+json"]>;
 export declare const operation_cobr_retry_response__503: Validator<operations["cobr.retry"]["responses"][503]["content"]["application/problem+json"]>;
 export declare const operation_cobr_retry_response__504: Validator<operations["cobr.retry"]["responses"][504]["content"]["application/problem+json"]>;
@@ -299,6 +331,8 @@ export declare const operation_rec_list_query: Validator<NonNullable<operations[
 export declare const operation_rec_list_response__200: Validator<operations["rec.list"]["responses"][200]["content"]["application/json"]>;
 export declare const operation_rec_list_response__400: Validator<operations["rec.list"]["responses"][400]["content"]["application/problem+json"]>;
 export declare const operation_rec_list_response__403: Validator<operations["rec.list"]["responses"][403]["content"]["application/problem+json"]>;
+export declare const operation_rec_list_response__404: Validator<operations["rec.list"]["responses"][404]["content"]["application/problem+json"]>;
+export declare const operation_rec_list_response__410: Validator<operations["rec.list"]["responses"][410]["content"]["application/problem+json"]>;
 export declare const operation_rec_list_response__500: Validator<operations["rec.list"]["responses"][500]["content"]["application/problem+json"]>;
 export declare const operation_rec_list_response__503: Validator<operations["rec.list"]["responses"][503]["content"]["application/problem+json"]>;
 export declare const operation_rec_list_response__504: Validator<operations["rec.list"]["responses"][504]["content"]["application/problem+json"]>;
@@ -306,6 +340,8 @@ export declare const operation_rec_create_body: Validator<NonNullable<operations
 export declare const operation_rec_create_response__201: Validator<operations["rec.create"]["responses"][201]["content"]["application/json"]>;
 export declare const operation_rec_create_response__400: Validator<operations["rec.create"]["responses"][400]["content"]["application/problem+json"]>;
 export declare const operation_rec_create_response__403: Validator<operations["rec.create"]["responses"][403]["content"]["application/problem+json"]>;
+export declare const operation_rec_create_response__404: Validator<operations["rec.create"]["responses"][404]["content"]["application/problem+json"]>;
+export declare const operation_rec_create_response__410: Validator<operations["rec.create"]["responses"][410]["content"]["application/problem+json"]>;
 export declare const operation_rec_create_response__500: Validator<operations["rec.create"]["responses"][500]["content"]["application/problem+json"]>;
 export declare const operation_rec_create_response__503: Validator<operations["rec.create"]["responses"][503]["content"]["application/problem+json"]>;
 export declare const operation_rec_create_response__504: Validator<operations["rec.create"]["responses"][504]["content"]["application/problem+json"]>;
@@ -315,6 +351,7 @@ export declare const operation_rec_get_response__200: Validator<operations["rec.
 export declare const operation_rec_get_response__400: Validator<operations["rec.get"]["responses"][400]["content"]["application/problem+json"]>;
 export declare const operation_rec_get_response__403: Validator<operations["rec.get"]["responses"][403]["content"]["application/problem+json"]>;
 export declare const operation_rec_get_response__404: Validator<operations["rec.get"]["responses"][404]["content"]["application/problem+json"]>;
+export declare const operation_rec_get_response__410: Validator<operations["rec.get"]["responses"][410]["content"]["application/problem+json"]>;
 export declare const operation_rec_get_response__500: Validator<operations["rec.get"]["responses"][500]["content"]["application/problem+json"]>;
 export declare const operation_rec_get_response__503: Validator<operations["rec.get"]["responses"][503]["content"]["application/problem+json"]>;
 export declare const operation_rec_get_response__504: Validator<operations["rec.get"]["responses"][504]["content"]["application/problem+json"]>;
@@ -324,6 +361,7 @@ export declare const operation_rec_revise_response__200: Validator<operations["r
 export declare const operation_rec_revise_response__400: Validator<operations["rec.revise"]["responses"][400]["content"]["application/problem+json"]>;
 export declare const operation_rec_revise_response__403: Validator<operations["rec.revise"]["responses"][403]["content"]["application/problem+json"]>;
 export declare const operation_rec_revise_response__404: Validator<operations["rec.revise"]["responses"][404]["content"]["application/problem+json"]>;
+export declare const operation_rec_revise_response__410: Validator<operations["rec.revise"]["responses"][410]["content"]["application/problem+json"]>;
 export declare const operation_rec_revise_response__500: Validator<operations["rec.revise"]["responses"][500]["content"]["application/problem+json"]>;
 export declare const operation_rec_revise_response__503: Validator<operations["rec.revise"]["responses"][503]["content"]["application/problem+json"]>;
 export declare const operation_rec_revise_response__504: Validator<operations["rec.revise"]["responses"][504]["content"]["application/problem+json"]>;
@@ -332,6 +370,7 @@ export declare const operation_solicrec_create_response__201: Validator<operatio
 export declare const operation_solicrec_create_response__400: Validator<operations["solicrec.create"]["responses"][400]["content"]["application/problem+json"]>;
 export declare const operation_solicrec_create_response__403: Validator<operations["solicrec.create"]["responses"][403]["content"]["application/problem+json"]>;
 export declare const operation_solicrec_create_response__404: Validator<operations["solicrec.create"]["responses"][404]["content"]["application/problem+json"]>;
+export declare const operation_solicrec_create_response__410: Validator<operations["solicrec.create"]["responses"][410]["content"]["application/problem+json"]>;
 export declare const operation_solicrec_create_response__500: Validator<operations["solicrec.create"]["responses"][500]["content"]["application/problem+json"]>;
 export declare const operation_solicrec_create_response__503: Validator<operations["solicrec.create"]["responses"][503]["content"]["application/problem+json"]>;
 export declare const operation_solicrec_create_response__504: Validator<operations["solicrec.create"]["responses"][504]["content"]["application/problem+json"]>;
@@ -339,6 +378,7 @@ export declare const operation_solicrec_get_path: Validator<NonNullable<operatio
 export declare const operation_solicrec_get_response__200: Validator<operations["solicrec.get"]["responses"][200]["content"]["application/json"]>;
 export declare const operation_solicrec_get_response__403: Validator<operations["solicrec.get"]["responses"][403]["content"]["application/problem+json"]>;
 export declare const operation_solicrec_get_response__404: Validator<operations["solicrec.get"]["responses"][404]["content"]["application/problem+json"]>;
+export declare const operation_solicrec_get_response__410: Validator<operations["solicrec.get"]["responses"][410]["content"]["application/problem+json"]>;
 export declare const operation_solicrec_get_response__500: Validator<operations["solicrec.get"]["responses"][500]["content"]["application/problem+json"]>;
 export declare const operation_solicrec_get_response__503: Validator<operations["solicrec.get"]["responses"][503]["content"]["application/problem+json"]>;
 export declare const operation_solicrec_get_response__504: Validator<operations["solicrec.get"]["responses"][504]["content"]["application/problem+json"]>;
@@ -349,6 +389,7 @@ export declare const operation_solicrec_revise_response__201: Validator<operatio
 export declare const operation_solicrec_revise_response__400: Validator<operations["solicrec.revise"]["responses"][400]["content"]["application/problem+json"]>;
 export declare const operation_solicrec_revise_response__403: Validator<operations["solicrec.revise"]["responses"][403]["content"]["application/problem+json"]>;
 export declare const operation_solicrec_revise_response__404: Validator<operations["solicrec.revise"]["responses"][404]["content"]["application/problem+json"]>;
+export declare const operation_solicrec_revise_response__410: Validator<operations["solicrec.revise"]["responses"][410]["content"]["application/problem+json"]>;
 export declare const operation_solicrec_revise_response__500: Validator<operations["solicrec.revise"]["responses"][500]["content"]["application/problem+json"]>;
 export declare const operation_solicrec_revise_response__503: Validator<operations["solicrec.revise"]["responses"][503]["content"]["application/problem+json"]>;
 export declare const operation_solicrec_revise_response__504: Validator<operations["solicrec.revise"]["responses"][504]["content"]["application/problem+json"]>;
@@ -356,6 +397,8 @@ export declare const operation_loc_list_query: Validator<NonNullable<operations[
 export declare const operation_loc_list_response__200: Validator<operations["loc.list"]["responses"][200]["content"]["application/json"]>;
 export declare const operation_loc_list_response__400: Validator<operations["loc.list"]["responses"][400]["content"]["application/problem+json"]>;
 export declare const operation_loc_list_response__403: Validator<operations["loc.list"]["responses"][403]["content"]["application/problem+json"]>;
+export declare const operation_loc_list_response__404: Validator<operations["loc.list"]["responses"][404]["content"]["application/problem+json"]>;
+export declare const operation_loc_list_response__410: Validator<operations["loc.list"]["responses"][410]["content"]["application/problem+json"]>;
 export declare const operation_loc_list_response__500: Validator<operations["loc.list"]["responses"][500]["content"]["application/problem+json"]>;
 export declare const operation_loc_list_response__503: Validator<operations["loc.list"]["responses"][503]["content"]["application/problem+json"]>;
 export declare const operation_loc_list_response__504: Validator<operations["loc.list"]["responses"][504]["content"]["application/problem+json"]>;
@@ -363,6 +406,8 @@ export declare const operation_loc_create_body: Validator<NonNullable<operations
 export declare const operation_loc_create_response__201: Validator<operations["loc.create"]["responses"][201]["content"]["application/json"]>;
 export declare const operation_loc_create_response__400: Validator<operations["loc.create"]["responses"][400]["content"]["application/problem+json"]>;
 export declare const operation_loc_create_response__403: Validator<operations["loc.create"]["responses"][403]["content"]["application/problem+json"]>;
+export declare const operation_loc_create_response__404: Validator<operations["loc.create"]["responses"][404]["content"]["application/problem+json"]>;
+export declare const operation_loc_create_response__410: Validator<operations["loc.create"]["responses"][410]["content"]["application/problem+json"]>;
 export declare const operation_loc_create_response__500: Validator<operations["loc.create"]["responses"][500]["content"]["application/problem+json"]>;
 export declare const operation_loc_create_response__503: Validator<operations["loc.create"]["responses"][503]["content"]["application/problem+json"]>;
 export declare const operation_loc_create_response__504: Validator<operations["loc.create"]["responses"][504]["content"]["application/problem+json"]>;
@@ -371,6 +416,7 @@ export declare const operation_loc_get_response__200: Validator<operations["loc.
 export declare const operation_loc_get_response__400: Validator<operations["loc.get"]["responses"][400]["content"]["application/problem+json"]>;
 export declare const operation_loc_get_response__403: Validator<operations["loc.get"]["responses"][403]["content"]["application/problem+json"]>;
 export declare const operation_loc_get_response__404: Validator<operations["loc.get"]["responses"][404]["content"]["application/problem+json"]>;
+export declare const operation_loc_get_response__410: Validator<operations["loc.get"]["responses"][410]["content"]["application/problem+json"]>;
 export declare const operation_loc_get_response__500: Validator<operations["loc.get"]["responses"][500]["content"]["application/problem+json"]>;
 export declare const operation_loc_get_response__503: Validator<operations["loc.get"]["responses"][503]["content"]["application/problem+json"]>;
 export declare const operation_loc_get_response__504: Validator<operations["loc.get"]["responses"][504]["content"]["application/problem+json"]>;
@@ -379,6 +425,7 @@ export declare const operation_loc_revise_response__200: Validator<operations["l
 export declare const operation_loc_revise_response__400: Validator<operations["loc.revise"]["responses"][400]["content"]["application/problem+json"]>;
 export declare const operation_loc_revise_response__403: Validator<operations["loc.revise"]["responses"][403]["content"]["application/problem+json"]>;
 export declare const operation_loc_revise_response__404: Validator<operations["loc.revise"]["responses"][404]["content"]["application/problem+json"]>;
+export declare const operation_loc_revise_response__410: Validator<operations["loc.revise"]["responses"][410]["content"]["application/problem+json"]>;
 export declare const operation_loc_revise_response__500: Validator<operations["loc.revise"]["responses"][500]["content"]["application/problem+json"]>;
 export declare const operation_loc_revise_response__503: Validator<operations["loc.revise"]["responses"][503]["content"]["application/problem+json"]>;
 export declare const operation_loc_revise_response__504: Validator<operations["loc.revise"]["responses"][504]["content"]["application/problem+json"]>;
@@ -387,6 +434,7 @@ export declare const operation_loc_unlinkTxid_response__200: Validator<operation
 export declare const operation_loc_unlinkTxid_response__400: Validator<operations["loc.unlinkTxid"]["responses"][400]["content"]["application/problem+json"]>;
 export declare const operation_loc_unlinkTxid_response__403: Validator<operations["loc.unlinkTxid"]["responses"][403]["content"]["application/problem+json"]>;
 export declare const operation_loc_unlinkTxid_response__404: Validator<operations["loc.unlinkTxid"]["responses"][404]["content"]["application/problem+json"]>;
+export declare const operation_loc_unlinkTxid_response__410: Validator<operations["loc.unlinkTxid"]["responses"][410]["content"]["application/problem+json"]>;
 export declare const operation_loc_unlinkTxid_response__500: Validator<operations["loc.unlinkTxid"]["responses"][500]["content"]["application/problem+json"]>;
 export declare const operation_loc_unlinkTxid_response__503: Validator<operations["loc.unlinkTxid"]["responses"][503]["content"]["application/problem+json"]>;
 export declare const operation_loc_unlinkTxid_response__504: Validator<operations["loc.unlinkTxid"]["responses"][504]["content"]["application/problem+json"]>;
@@ -394,6 +442,8 @@ export declare const operation_locrec_list_query: Validator<NonNullable<operatio
 export declare const operation_locrec_list_response__200: Validator<operations["locrec.list"]["responses"][200]["content"]["application/json"]>;
 export declare const operation_locrec_list_response__400: Validator<operations["locrec.list"]["responses"][400]["content"]["application/problem+json"]>;
 export declare const operation_locrec_list_response__403: Validator<operations["locrec.list"]["responses"][403]["content"]["application/problem+json"]>;
+export declare const operation_locrec_list_response__404: Validator<operations["locrec.list"]["responses"][404]["content"]["application/problem+json"]>;
+export declare const operation_locrec_list_response__410: Validator<operations["locrec.list"]["responses"][410]["content"]["application/problem+json"]>;
 export declare const operation_locrec_list_response__500: Validator<operations["locrec.list"]["responses"][500]["content"]["application/problem+json"]>;
 export declare const operation_locrec_list_response__503: Validator<operations["locrec.list"]["responses"][503]["content"]["application/problem+json"]>;
 export declare const operation_locrec_list_response__504: Validator<operations["locrec.list"]["responses"][504]["content"]["application/problem+json"]>;
@@ -401,6 +451,8 @@ export declare const operation_locrec_create_body: Validator<NonNullable<operati
 export declare const operation_locrec_create_response__201: Validator<operations["locrec.create"]["responses"][201]["content"]["application/json"]>;
 export declare const operation_locrec_create_response__400: Validator<operations["locrec.create"]["responses"][400]["content"]["application/problem+json"]>;
 export declare const operation_locrec_create_response__403: Validator<operations["locrec.create"]["responses"][403]["content"]["application/problem+json"]>;
+export declare const operation_locrec_create_response__404: Validator<operations["locrec.create"]["responses"][404]["content"]["application/problem+json"]>;
+export declare const operation_locrec_create_response__410: Validator<operations["locrec.create"]["responses"][410]["content"]["application/problem+json"]>;
 export declare const operation_locrec_create_response__500: Validator<operations["locrec.create"]["responses"][500]["content"]["application/problem+json"]>;
 export declare const operation_locrec_create_response__503: Validator<operations["locrec.create"]["responses"][503]["content"]["application/problem+json"]>;
 export declare const operation_locrec_create_response__504: Validator<operations["locrec.create"]["responses"][504]["content"]["application/problem+json"]>;
@@ -409,6 +461,7 @@ export declare const operation_locrec_get_response__200: Validator<operations["l
 export declare const operation_locrec_get_response__400: Validator<operations["locrec.get"]["responses"][400]["content"]["application/problem+json"]>;
 export declare const operation_locrec_get_response__403: Validator<operations["locrec.get"]["responses"][403]["content"]["application/problem+json"]>;
 export declare const operation_locrec_get_response__404: Validator<operations["locrec.get"]["responses"][404]["content"]["application/problem+json"]>;
+export declare const operation_locrec_get_response__410: Validator<operations["locrec.get"]["responses"][410]["content"]["application/problem+json"]>;
 export declare const operation_locrec_get_response__500: Validator<operations["locrec.get"]["responses"][500]["content"]["application/problem+json"]>;
 export declare const operation_locrec_get_response__503: Validator<operations["locrec.get"]["responses"][503]["content"]["application/problem+json"]>;
 export declare const operation_locrec_get_response__504: Validator<operations["locrec.get"]["responses"][504]["content"]["application/problem+json"]>;
@@ -417,6 +470,7 @@ export declare const operation_locrec_unlinkIdRec_response__200: Validator<opera
 export declare const operation_locrec_unlinkIdRec_response__400: Validator<operations["locrec.unlinkIdRec"]["responses"][400]["content"]["application/problem+json"]>;
 export declare const operation_locrec_unlinkIdRec_response__403: Validator<operations["locrec.unlinkIdRec"]["responses"][403]["content"]["application/problem+json"]>;
 export declare const operation_locrec_unlinkIdRec_response__404: Validator<operations["locrec.unlinkIdRec"]["responses"][404]["content"]["application/problem+json"]>;
+export declare const operation_locrec_unlinkIdRec_response__410: Validator<operations["locrec.unlinkIdRec"]["responses"][410]["content"]["application/problem+json"]>;
 export declare const operation_locrec_unlinkIdRec_response__500: Validator<operations["locrec.unlinkIdRec"]["responses"][500]["content"]["application/problem+json"]>;
 export declare const operation_locrec_unlinkIdRec_response__503: Validator<operations["locrec.unlinkIdRec"]["responses"][503]["content"]["application/problem+json"]>;
 export declare const operation_locrec_unlinkIdRec_response__504: Validator<operations["locrec.unlinkIdRec"]["responses"][504]["content"]["application/problem+json"]>;
@@ -424,6 +478,8 @@ export declare const operation_pix_list_query: Validator<NonNullable<operations[
 export declare const operation_pix_list_response__200: Validator<operations["pix.list"]["responses"][200]["content"]["application/json"]>;
 export declare const operation_pix_list_response__400: Validator<operations["pix.list"]["responses"][400]["content"]["application/problem+json"]>;
 export declare const operation_pix_list_response__403: Validator<operations["pix.list"]["responses"][403]["content"]["application/problem+json"]>;
+export declare const operation_pix_list_response__404: Validator<operations["pix.list"]["responses"][404]["content"]["application/problem+json"]>;
+export declare const operation_pix_list_response__410: Validator<operations["pix.list"]["responses"][410]["content"]["application/problem+json"]>;
 export declare const operation_pix_list_response__500: Validator<operations["pix.list"]["responses"][500]["content"]["application/problem+json"]>;
 export declare const operation_pix_list_response__503: Validator<operations["pix.list"]["responses"][503]["content"]["application/problem+json"]>;
 export declare const operation_pix_list_response__504: Validator<operations["pix.list"]["responses"][504]["content"]["application/problem+json"]>;
@@ -432,6 +488,7 @@ export declare const operation_pix_get_response__200: Validator<operations["pix.
 export declare const operation_pix_get_response__400: Validator<operations["pix.get"]["responses"][400]["content"]["application/problem+json"]>;
 export declare const operation_pix_get_response__403: Validator<operations["pix.get"]["responses"][403]["content"]["application/problem+json"]>;
 export declare const operation_pix_get_response__404: Validator<operations["pix.get"]["responses"][404]["content"]["application/problem+json"]>;
+export declare const operation_pix_get_response__410: Validator<operations["pix.get"]["responses"][410]["content"]["application/problem+json"]>;
 export declare const operation_pix_get_response__500: Validator<operations["pix.get"]["responses"][500]["content"]["application/problem+json"]>;
 export declare const operation_pix_get_response__503: Validator<operations["pix.get"]["responses"][503]["content"]["application/problem+json"]>;
 export declare const operation_pix_get_response__504: Validator<operations["pix.get"]["responses"][504]["content"]["application/problem+json"]>;
@@ -440,6 +497,7 @@ export declare const operation_pixRefund_get_response__200: Validator<operations
 export declare const operation_pixRefund_get_response__400: Validator<operations["pixRefund.get"]["responses"][400]["content"]["application/problem+json"]>;
 export declare const operation_pixRefund_get_response__403: Validator<operations["pixRefund.get"]["responses"][403]["content"]["application/problem+json"]>;
 export declare const operation_pixRefund_get_response__404: Validator<operations["pixRefund.get"]["responses"][404]["content"]["application/problem+json"]>;
+export declare const operation_pixRefund_get_response__410: Validator<operations["pixRefund.get"]["responses"][410]["content"]["application/problem+json"]>;
 export declare const operation_pixRefund_get_response__500: Validator<operations["pixRefund.get"]["responses"][500]["content"]["application/problem+json"]>;
 export declare const operation_pixRefund_get_response__503: Validator<operations["pixRefund.get"]["responses"][503]["content"]["application/problem+json"]>;
 export declare const operation_pixRefund_get_response__504: Validator<operations["pixRefund.get"]["responses"][504]["content"]["application/problem+json"]>;
@@ -449,6 +507,7 @@ export declare const operation_pixRefund_request_response__201: Validator<operat
 export declare const operation_pixRefund_request_response__400: Validator<operations["pixRefund.request"]["responses"][400]["content"]["application/problem+json"]>;
 export declare const operation_pixRefund_request_response__403: Validator<operations["pixRefund.request"]["responses"][403]["content"]["application/problem+json"]>;
 export declare const operation_pixRefund_request_response__404: Validator<operations["pixRefund.request"]["responses"][404]["content"]["application/problem+json"]>;
+export declare const operation_pixRefund_request_response__410: Validator<operations["pixRefund.request"]["responses"][410]["content"]["application/problem+json"]>;
 export declare const operation_pixRefund_request_response__500: Validator<operations["pixRefund.request"]["responses"][500]["content"]["application/problem+json"]>;
 export declare const operation_pixRefund_request_response__503: Validator<operations["pixRefund.request"]["responses"][503]["content"]["application/problem+json"]>;
 export declare const operation_pixRefund_request_response__504: Validator<operations["pixRefund.request"]["responses"][504]["content"]["application/problem+json"]>;
@@ -456,6 +515,8 @@ export declare const operation_webhook_list_query: Validator<NonNullable<operati
 export declare const operation_webhook_list_response__200: Validator<operations["webhook.list"]["responses"][200]["content"]["application/json"]>;
 export declare const operation_webhook_list_response__400: Validator<operations["webhook.list"]["responses"][400]["content"]["application/problem+json"]>;
 export declare const operation_webhook_list_response__403: Validator<operations["webhook.list"]["responses"][403]["content"]["application/problem+json"]>;
+export declare const operation_webhook_list_response__404: Validator<operations["webhook.list"]["responses"][404]["content"]["application/problem+json"]>;
+export declare const operation_webhook_list_response__410: Validator<operations["webhook.list"]["responses"][410]["content"]["application/problem+json"]>;
 export declare const operation_webhook_list_response__500: Validator<operations["webhook.list"]["responses"][500]["content"]["application/problem+json"]>;
 export declare const operation_webhook_list_response__503: Validator<operations["webhook.list"]["responses"][503]["content"]["application/problem+json"]>;
 export declare const operation_webhook_list_response__504: Validator<operations["webhook.list"]["responses"][504]["content"]["application/problem+json"]>;
@@ -464,6 +525,7 @@ export declare const operation_webhook_get_response__200: Validator<operations["
 export declare const operation_webhook_get_response__400: Validator<operations["webhook.get"]["responses"][400]["content"]["application/problem+json"]>;
 export declare const operation_webhook_get_response__403: Validator<operations["webhook.get"]["responses"][403]["content"]["application/problem+json"]>;
 export declare const operation_webhook_get_response__404: Validator<operations["webhook.get"]["responses"][404]["content"]["application/problem+json"]>;
+export declare const operation_webhook_get_response__410: Validator<operations["webhook.get"]["responses"][410]["content"]["application/problem+json"]>;
 export declare const operation_webhook_get_response__500: Validator<operations["webhook.get"]["responses"][500]["content"]["application/problem+json"]>;
 export declare const operation_webhook_get_response__503: Validator<operations["webhook.get"]["responses"][503]["content"]["application/problem+json"]>;
 export declare const operation_webhook_get_response__504: Validator<operations["webhook.get"]["responses"][504]["content"]["application/problem+json"]>;
@@ -472,6 +534,7 @@ export declare const operation_webhook_configure_body: Validator<NonNullable<ope
 export declare const operation_webhook_configure_response__400: Validator<operations["webhook.configure"]["responses"][400]["content"]["application/problem+json"]>;
 export declare const operation_webhook_configure_response__403: Validator<operations["webhook.configure"]["responses"][403]["content"]["application/problem+json"]>;
 export declare const operation_webhook_configure_response__404: Validator<operations["webhook.configure"]["responses"][404]["content"]["application/problem+json"]>;
+export declare const operation_webhook_configure_response__410: Validator<operations["webhook.configure"]["responses"][410]["content"]["application/problem+json"]>;
 export declare const operation_webhook_configure_response__500: Validator<operations["webhook.configure"]["responses"][500]["content"]["application/problem+json"]>;
 export declare const operation_webhook_configure_response__503: Validator<operations["webhook.configure"]["responses"][503]["content"]["application/problem+json"]>;
 export declare const operation_webhook_configure_response__504: Validator<operations["webhook.configure"]["responses"][504]["content"]["application/problem+json"]>;
@@ -479,12 +542,15 @@ export declare const operation_webhook_delete_path: Validator<NonNullable<operat
 export declare const operation_webhook_delete_response__400: Validator<operations["webhook.delete"]["responses"][400]["content"]["application/problem+json"]>;
 export declare const operation_webhook_delete_response__403: Validator<operations["webhook.delete"]["responses"][403]["content"]["application/problem+json"]>;
 export declare const operation_webhook_delete_response__404: Validator<operations["webhook.delete"]["responses"][404]["content"]["application/problem+json"]>;
+export declare const operation_webhook_delete_response__410: Validator<operations["webhook.delete"]["responses"][410]["content"]["application/problem+json"]>;
 export declare const operation_webhook_delete_response__500: Validator<operations["webhook.delete"]["responses"][500]["content"]["application/problem+json"]>;
 export declare const operation_webhook_delete_response__503: Validator<operations["webhook.delete"]["responses"][503]["content"]["application/problem+json"]>;
 export declare const operation_webhook_delete_response__504: Validator<operations["webhook.delete"]["responses"][504]["content"]["application/problem+json"]>;
 export declare const operation_webhookRec_get_response__200: Validator<operations["webhookRec.get"]["responses"][200]["content"]["application/json"]>;
+export declare const operation_webhookRec_get_response__400: Validator<operations["webhookRec.get"]["responses"][400]["content"]["application/problem+json"]>;
 export declare const operation_webhookRec_get_response__403: Validator<operations["webhookRec.get"]["responses"][403]["content"]["application/problem+json"]>;
 export declare const operation_webhookRec_get_response__404: Validator<operations["webhookRec.get"]["responses"][404]["content"]["application/problem+json"]>;
+export declare const operation_webhookRec_get_response__410: Validator<operations["webhookRec.get"]["responses"][410]["content"]["application/problem+json"]>;
 export declare const operation_webhookRec_get_response__500: Validator<operations["webhookRec.get"]["responses"][500]["content"]["application/problem+json"]>;
 export declare const operation_webhookRec_get_response__503: Validator<operations["webhookRec.get"]["responses"][503]["content"]["application/problem+json"]>;
 export declare const operation_webhookRec_get_response__504: Validator<operations["webhookRec.get"]["responses"][504]["content"]["application/problem+json"]>;
@@ -492,17 +558,21 @@ export declare const operation_webhookRec_configure_body: Validator<NonNullable<
 export declare const operation_webhookRec_configure_response__400: Validator<operations["webhookRec.configure"]["responses"][400]["content"]["application/problem+json"]>;
 export declare const operation_webhookRec_configure_response__403: Validator<operations["webhookRec.configure"]["responses"][403]["content"]["application/problem+json"]>;
 export declare const operation_webhookRec_configure_response__404: Validator<operations["webhookRec.configure"]["responses"][404]["content"]["application/problem+json"]>;
+export declare const operation_webhookRec_configure_response__410: Validator<operations["webhookRec.configure"]["responses"][410]["content"]["application/problem+json"]>;
 export declare const operation_webhookRec_configure_response__500: Validator<operations["webhookRec.configure"]["responses"][500]["content"]["application/problem+json"]>;
 export declare const operation_webhookRec_configure_response__503: Validator<operations["webhookRec.configure"]["responses"][503]["content"]["application/problem+json"]>;
 export declare const operation_webhookRec_configure_response__504: Validator<operations["webhookRec.configure"]["responses"][504]["content"]["application/problem+json"]>;
 export declare const operation_webhookRec_delete_response__403: Validator<operations["webhookRec.delete"]["responses"][403]["content"]["application/problem+json"]>;
 export declare const operation_webhookRec_delete_response__404: Validator<operations["webhookRec.delete"]["responses"][404]["content"]["application/problem+json"]>;
+export declare const operation_webhookRec_delete_response__410: Validator<operations["webhookRec.delete"]["responses"][410]["content"]["application/problem+json"]>;
 export declare const operation_webhookRec_delete_response__500: Validator<operations["webhookRec.delete"]["responses"][500]["content"]["application/problem+json"]>;
 export declare const operation_webhookRec_delete_response__503: Validator<operations["webhookRec.delete"]["responses"][503]["content"]["application/problem+json"]>;
 export declare const operation_webhookRec_delete_response__504: Validator<operations["webhookRec.delete"]["responses"][504]["content"]["application/problem+json"]>;
 export declare const operation_webhookCobR_get_response__200: Validator<operations["webhookCobR.get"]["responses"][200]["content"]["application/json"]>;
+export declare const operation_webhookCobR_get_response__400: Validator<operations["webhookCobR.get"]["responses"][400]["content"]["application/problem+json"]>;
 export declare const operation_webhookCobR_get_response__403: Validator<operations["webhookCobR.get"]["responses"][403]["content"]["application/problem+json"]>;
 export declare const operation_webhookCobR_get_response__404: Validator<operations["webhookCobR.get"]["responses"][404]["content"]["application/problem+json"]>;
+export declare const operation_webhookCobR_get_response__410: Validator<operations["webhookCobR.get"]["responses"][410]["content"]["application/problem+json"]>;
 export declare const operation_webhookCobR_get_response__500: Validator<operations["webhookCobR.get"]["responses"][500]["content"]["application/problem+json"]>;
 export declare const operation_webhookCobR_get_response__503: Validator<operations["webhookCobR.get"]["responses"][503]["content"]["application/problem+json"]>;
 export declare const operation_webhookCobR_get_response__504: Validator<operations["webhookCobR.get"]["responses"][504]["content"]["application/problem+json"]>;
@@ -510,11 +580,13 @@ export declare const operation_webhookCobR_configure_body: Validator<NonNullable
 export declare const operation_webhookCobR_configure_response__400: Validator<operations["webhookCobR.configure"]["responses"][400]["content"]["application/problem+json"]>;
 export declare const operation_webhookCobR_configure_response__403: Validator<operations["webhookCobR.configure"]["responses"][403]["content"]["application/problem+json"]>;
 export declare const operation_webhookCobR_configure_response__404: Validator<operations["webhookCobR.configure"]["responses"][404]["content"]["application/problem+json"]>;
+export declare const operation_webhookCobR_configure_response__410: Validator<operations["webhookCobR.configure"]["responses"][410]["content"]["application/problem+json"]>;
 export declare const operation_webhookCobR_configure_response__500: Validator<operations["webhookCobR.configure"]["responses"][500]["content"]["application/problem+json"]>;
 export declare const operation_webhookCobR_configure_response__503: Validator<operations["webhookCobR.configure"]["responses"][503]["content"]["application/problem+json"]>;
 export declare const operation_webhookCobR_configure_response__504: Validator<operations["webhookCobR.configure"]["responses"][504]["content"]["application/problem+json"]>;
 export declare const operation_webhookCobR_delete_response__403: Validator<operations["webhookCobR.delete"]["responses"][403]["content"]["application/problem+json"]>;
 export declare const operation_webhookCobR_delete_response__404: Validator<operations["webhookCobR.delete"]["responses"][404]["content"]["application/problem+json"]>;
+export declare const operation_webhookCobR_delete_response__410: Validator<operations["webhookCobR.delete"]["responses"][410]["content"]["application/problem+json"]>;
 export declare const operation_webhookCobR_delete_response__500: Validator<operations["webhookCobR.delete"]["responses"][500]["content"]["application/problem+json"]>;
 export declare const operation_webhookCobR_delete_response__503: Validator<operations["webhookCobR.delete"]["responses"][503]["content"]["application/problem+json"]>;
 export declare const operation_webhookCobR_delete_response__504: Validator<operations["webhookCobR.delete"]["responses"][504]["content"]["application/problem+json"]>;
@@ -526,7 +598,7 @@ export interface OperationValidators {
 }
 
 export declare const validators: {
-  readonly schemas: { readonly "PixTokenRequest": typeof schema_PixTokenRequest; readonly "PixTokenResponse": typeof schema_PixTokenResponse; readonly "Violacao": typeof schema_Violacao; readonly "Problema": typeof schema_Problema; readonly "Paginacao": typeof schema_Paginacao; readonly "ParametrosConsultaCob": typeof schema_ParametrosConsultaCob; readonly "CobCalendario": typeof schema_CobCalendario; readonly "TxId": typeof schema_TxId; readonly "Revisao": typeof schema_Revisao; readonly "PayloadLocationCob": typeof schema_PayloadLocationCob; readonly "CobrancaStatus": typeof schema_CobrancaStatus; readonly "CobDevedor": typeof schema_CobDevedor; readonly "CobValorGerado": typeof schema_CobValorGerado; readonly "CobGerada": typeof schema_CobGerada; readonly "EndToEndId": typeof schema_EndToEndId; readonly "Chave": typeof schema_Chave; readonly "Devolucao": typeof schema_Devolucao; readonly "Pix": typeof schema_Pix; readonly "CobCompleta": typeof schema_CobCompleta; readonly "CobsConsultadas": typeof schema_CobsConsultadas; readonly "CobExpiracao": typeof schema_CobExpiracao; readonly "DadosDevedor": typeof schema_DadosDevedor; readonly "PayloadLocationCobSolicitada": typeof schema_PayloadLocationCobSolicitada; readonly "CobValor": typeof schema_CobValor; readonly "InfoAdicional": typeof schema_InfoAdicional; readonly "CobSolicitada": typeof schema_CobSolicitada; readonly "CobRevisada": typeof schema_CobRevisada; readonly "CobVCalendario": typeof schema_CobVCalendario; readonly "DadosRecebedor": typeof schema_DadosRecebedor; readonly "CobVValorGerado": typeof schema_CobVValorGerado; readonly "CobVGerada": typeof schema_CobVGerada; readonly "CobVCompleta": typeof schema_CobVCompleta; readonly "CobsVConsultadas": typeof schema_CobsVConsultadas; readonly "CobDataDeVencimento": typeof schema_CobDataDeVencimento; readonly "CobVValor": typeof schema_CobVValor; readonly "CobVSolicitada": typeof schema_CobVSolicitada; readonly "CobVRevisada": typeof schema_CobVRevisada; readonly "LoteCobVConsultado": typeof schema_LoteCobVConsultado; readonly "LotesCobVConsultados": typeof schema_LotesCobVConsultados; readonly "LoteCobVSolicitado": typeof schema_LoteCobVSolicitado; readonly "LoteCobVRevisado": typeof schema_LoteCobVRevisado; readonly "RecId": typeof schema_RecId; readonly "ParametrosConsultaCobR": typeof schema_ParametrosConsultaCobR; readonly "CobRCalendario": typeof schema_CobRCalendario; readonly "CobRValor": typeof schema_CobRValor; readonly "CobRRecebedor": typeof schema_CobRRecebedor; readonly "CobRDevedor": typeof schema_CobRDevedor; readonly "CobRStatus": typeof schema_CobRStatus; readonly "CobRAtualizacao": typeof schema_CobRAtualizacao; readonly "CobREncerramento": typeof schema_CobREncerramento; readonly "CobRTentativas": typeof schema_CobRTentativas; readonly "DevolucaoPixAutomatico": typeof schema_DevolucaoPixAutomatico; readonly "PixAutomatico": typeof schema_PixAutomatico; readonly "CobRCompleta": typeof schema_CobRCompleta; readonly "CobsRConsultadas": typeof schema_CobsRConsultadas; readonly "DadosBancariosRecebedor": typeof schema_DadosBancariosRecebedor; readonly "DadosDevedorRecorrencia": typeof schema_DadosDevedorRecorrencia; readonly "CobRSolicitada": typeof schema_CobRSolicitada; readonly "CobRGerada": typeof schema_CobRGerada; readonly "CobRRevisada": typeof schema_CobRRevisada; readonly "ParametrosConsultaRec": typeof schema_ParametrosConsultaRec; readonly "RecVinculo": typeof schema_RecVinculo; readonly "RecCalendario": typeof schema_RecCalendario; readonly "RecValor": typeof schema_RecValor; readonly "RecRecebedor": typeof schema_RecRecebedor; readonly "DadosPagadorRec": typeof schema_DadosPagadorRec; readonly "RecStatus": typeof schema_RecStatus; readonly "PayloadLocationRecGerada": typeof schema_PayloadLocationRecGerada; readonly "PayloadLocationRecCompleta": typeof schema_PayloadLocationRecCompleta; readonly "RecAtualizacao": typeof schema_RecAtualizacao; readonly "RecEncerramento": typeof schema_RecEncerramento; readonly "SolicRecId": typeof schema_SolicRecId; readonly "SolicRecStatus": typeof schema_SolicRecStatus; readonly "RecPayload": typeof schema_RecPayload; readonly "SolicRecCompleta": typeof schema_SolicRecCompleta; readonly "RecAtivacao": typeof schema_RecAtivacao; readonly "RecCompleta": typeof schema_RecCompleta; readonly "RecsConsultadas": typeof schema_RecsConsultadas; readonly "PessoaFisicaRecorrencia": typeof schema_PessoaFisicaRecorrencia; readonly "PessoaJuridicaRecorrencia": typeof schema_PessoaJuridicaRecorrencia; readonly "RecSolicitada": typeof schema_RecSolicitada; readonly "RecGerada": typeof schema_RecGerada; readonly "RecRevisada": typeof schema_RecRevisada; readonly "SolicRecSolicitada": typeof schema_SolicRecSolicitada; readonly "SolicRecRevisada": typeof schema_SolicRecRevisada; readonly "ParametrosConsultaPayloadLocation": typeof schema_ParametrosConsultaPayloadLocation; readonly "PayloadLocation": typeof schema_PayloadLocation; readonly "PayloadLocationCompleta": typeof schema_PayloadLocationCompleta; readonly "PayloadLocationConsultadas": typeof schema_PayloadLocationConsultadas; readonly "PayloadLocationSolicitada": typeof schema_PayloadLocationSolicitada; readonly "PayloadLocationRecConsultadas": typeof schema_PayloadLocationRecConsultadas; readonly "PayloadLocationRecSolicitada": typeof schema_PayloadLocationRecSolicitada; readonly "ParametrosConsultaPix": typeof schema_ParametrosConsultaPix; readonly "PixConsultados": typeof schema_PixConsultados; readonly "DevolucaoSolicitada": typeof schema_DevolucaoSolicitada; readonly "WebhookCompleto": typeof schema_WebhookCompleto; readonly "WebhooksConsultados": typeof schema_WebhooksConsultados; readonly "WebhookSolicitado": typeof schema_WebhookSolicitado; readonly "WebhookRecCompleto": typeof schema_WebhookRecCompleto; readonly "WebhookRecSolicitado": typeof schema_WebhookRecSolicitado; readonly "WebhookCobRCompleto": typeof schema_WebhookCobRCompleto; readonly "WebhookCobRSolicitado": typeof schema_WebhookCobRSolicitado; readonly "NotificacaoPix": typeof schema_NotificacaoPix; readonly "RecNotificada": typeof schema_RecNotificada; readonly "NotificacaoRec": typeof schema_NotificacaoRec; readonly "CobRNotificada": typeof schema_CobRNotificada; readonly "NotificacaoCobR": typeof schema_NotificacaoCobR };
+  readonly schemas: { readonly "PixTokenRequest": typeof schema_PixTokenRequest; readonly "PixTokenResponse": typeof schema_PixTokenResponse; readonly "Violacao": typeof schema_Violacao; readonly "Problema": typeof schema_Problema; readonly "Paginacao": typeof schema_Paginacao; readonly "ParametrosConsultaCob": typeof schema_ParametrosConsultaCob; readonly "CobCalendario": typeof schema_CobCalendario; readonly "TxId": typeof schema_TxId; readonly "Revisao": typeof schema_Revisao; readonly "PayloadLocationCob": typeof schema_PayloadLocationCob; readonly "CobrancaStatus": typeof schema_CobrancaStatus; readonly "CobDevedor": typeof schema_CobDevedor; readonly "CobValorGerado": typeof schema_CobValorGerado; readonly "CobGerada": typeof schema_CobGerada; readonly "EndToEndId": typeof schema_EndToEndId; readonly "Chave": typeof schema_Chave; readonly "Devolucao": typeof schema_Devolucao; readonly "Pix": typeof schema_Pix; readonly "CobCompleta": typeof schema_CobCompleta; readonly "CobsConsultadas": typeof schema_CobsConsultadas; readonly "CobExpiracao": typeof schema_CobExpiracao; readonly "DadosDevedor": typeof schema_DadosDevedor; readonly "PayloadLocationCobSolicitada": typeof schema_PayloadLocationCobSolicitada; readonly "CobValor": typeof schema_CobValor; readonly "InfoAdicional": typeof schema_InfoAdicional; readonly "CobSolicitada": typeof schema_CobSolicitada; readonly "CobRevisada": typeof schema_CobRevisada; readonly "CobVCalendario": typeof schema_CobVCalendario; readonly "DadosRecebedor": typeof schema_DadosRecebedor; readonly "CobVValorGerado": typeof schema_CobVValorGerado; readonly "CobVGerada": typeof schema_CobVGerada; readonly "CobVCompleta": typeof schema_CobVCompleta; readonly "CobsVConsultadas": typeof schema_CobsVConsultadas; readonly "CobDataDeVencimento": typeof schema_CobDataDeVencimento; readonly "PayloadLocationCobVSolicitada": typeof schema_PayloadLocationCobVSolicitada; readonly "CobVValor": typeof schema_CobVValor; readonly "CobVSolicitada": typeof schema_CobVSolicitada; readonly "CobVRevisada": typeof schema_CobVRevisada; readonly "LoteCobVConsultado": typeof schema_LoteCobVConsultado; readonly "LotesCobVConsultados": typeof schema_LotesCobVConsultados; readonly "LoteCobVSolicitado": typeof schema_LoteCobVSolicitado; readonly "LoteCobVRevisado": typeof schema_LoteCobVRevisado; readonly "RecId": typeof schema_RecId; readonly "ParametrosConsultaCobR": typeof schema_ParametrosConsultaCobR; readonly "CobRCalendario": typeof schema_CobRCalendario; readonly "CobRValor": typeof schema_CobRValor; readonly "CobRRecebedor": typeof schema_CobRRecebedor; readonly "CobRDevedor": typeof schema_CobRDevedor; readonly "CobRStatus": typeof schema_CobRStatus; readonly "CobRAtualizacao": typeof schema_CobRAtualizacao; readonly "CobREncerramento": typeof schema_CobREncerramento; readonly "CobRTentativas": typeof schema_CobRTentativas; readonly "DevolucaoPixAutomatico": typeof schema_DevolucaoPixAutomatico; readonly "PixAutomatico": typeof schema_PixAutomatico; readonly "CobRCompleta": typeof schema_CobRCompleta; readonly "CobsRConsultadas": typeof schema_CobsRConsultadas; readonly "DadosBancariosRecebedor": typeof schema_DadosBancariosRecebedor; readonly "DadosDevedorRecorrencia": typeof schema_DadosDevedorRecorrencia; readonly "CobRSolicitada": typeof schema_CobRSolicitada; readonly "CobRGerada": typeof schema_CobRGerada; readonly "CobRRevisada": typeof schema_CobRRevisada; readonly "ParametrosConsultaRec": typeof schema_ParametrosConsultaRec; readonly "RecVinculo": typeof schema_RecVinculo; readonly "RecCalendario": typeof schema_RecCalendario; readonly "RecValor": typeof schema_RecValor; readonly "RecRecebedor": typeof schema_RecRecebedor; readonly "DadosPagadorRec": typeof schema_DadosPagadorRec; readonly "RecStatus": typeof schema_RecStatus; readonly "PayloadLocationRecGerada": typeof schema_PayloadLocationRecGerada; readonly "PayloadLocationRecCompleta": typeof schema_PayloadLocationRecCompleta; readonly "RecAtualizacao": typeof schema_RecAtualizacao; readonly "RecEncerramento": typeof schema_RecEncerramento; readonly "SolicRecId": typeof schema_SolicRecId; readonly "SolicRecStatus": typeof schema_SolicRecStatus; readonly "RecPayload": typeof schema_RecPayload; readonly "SolicRecCompleta": typeof schema_SolicRecCompleta; readonly "RecAtivacao": typeof schema_RecAtivacao; readonly "RecCompleta": typeof schema_RecCompleta; readonly "RecsConsultadas": typeof schema_RecsConsultadas; readonly "PessoaFisicaRecorrencia": typeof schema_PessoaFisicaRecorrencia; readonly "PessoaJuridicaRecorrencia": typeof schema_PessoaJuridicaRecorrencia; readonly "RecSolicitada": typeof schema_RecSolicitada; readonly "RecGerada": typeof schema_RecGerada; readonly "RecRevisada": typeof schema_RecRevisada; readonly "SolicRecSolicitada": typeof schema_SolicRecSolicitada; readonly "SolicRecRevisada": typeof schema_SolicRecRevisada; readonly "ParametrosConsultaPayloadLocation": typeof schema_ParametrosConsultaPayloadLocation; readonly "PayloadLocation": typeof schema_PayloadLocation; readonly "PayloadLocationCompleta": typeof schema_PayloadLocationCompleta; readonly "PayloadLocationConsultadas": typeof schema_PayloadLocationConsultadas; readonly "PayloadLocationSolicitada": typeof schema_PayloadLocationSolicitada; readonly "PayloadLocationRecConsultadas": typeof schema_PayloadLocationRecConsultadas; readonly "PayloadLocationRecSolicitada": typeof schema_PayloadLocationRecSolicitada; readonly "ParametrosConsultaPix": typeof schema_ParametrosConsultaPix; readonly "PixConsultados": typeof schema_PixConsultados; readonly "DevolucaoSolicitada": typeof schema_DevolucaoSolicitada; readonly "WebhookCompleto": typeof schema_WebhookCompleto; readonly "WebhooksConsultados": typeof schema_WebhooksConsultados; readonly "WebhookSolicitado": typeof schema_WebhookSolicitado; readonly "WebhookRecCompleto": typeof schema_WebhookRecCompleto; readonly "WebhookRecSolicitado": typeof schema_WebhookRecSolicitado; readonly "WebhookCobRCompleto": typeof schema_WebhookCobRCompleto; readonly "WebhookCobRSolicitado": typeof schema_WebhookCobRSolicitado; readonly "NotificacaoPix": typeof schema_NotificacaoPix; readonly "RecNotificada": typeof schema_RecNotificada; readonly "NotificacaoRec": typeof schema_NotificacaoRec; readonly "CobRNotificada": typeof schema_CobRNotificada; readonly "NotificacaoCobR": typeof schema_NotificacaoCobR };
   readonly operations: Readonly<Record<string, OperationValidators>>;
 };
 
