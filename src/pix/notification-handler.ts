@@ -66,7 +66,10 @@ export function notificationKindOf(url: string | undefined): PixNotificationKind
     const kind = tail.slice(tail.lastIndexOf('/') + 1);
     if (tail.includes('/') && isKind(kind)) return kind;
   }
-  const path = (query >= 0 ? target.slice(0, query) : target).replace(/\/+$/, '');
+  // Trailing slashes trimmed by a scan: /\/+$/ backtracks quadratically on a long run of inner slashes.
+  let end = query >= 0 ? query : target.length;
+  while (end > 0 && target[end - 1] === '/') end -= 1;
+  const path = target.slice(0, end);
   const last = path.slice(path.lastIndexOf('/') + 1);
   return isKind(last) ? last : undefined;
 }

@@ -173,6 +173,8 @@ describe('notification routing and keys', () => {
     { given: '/hooks?kind=pix', want: undefined },
     { given: '/pixel', want: undefined },
     { given: '/', want: undefined },
+    { given: '/hooks/rec///', want: 'rec' },
+    { given: '///', want: undefined },
   ])('$given -> $want', ({ given, want }) => {
     expect(notificationKindOf(given)).toBe(want);
   });
