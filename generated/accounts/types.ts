@@ -1844,40 +1844,40 @@ export interface components {
         };
         /**
          * OnboardingAddressRequest
-         * @description Address of the person to onboard (section 4.3). Strict: unknown members are rejected. Every member is required (section 4.3 marks the person and its members); send an empty `complement` when there is none.
+         * @description Address of the person to onboard (section 4.3). Strict: unknown members are rejected. Section 4.3 marks none of its members as required (only `person` is), so none is required here; leave `complement` out when there is none.
          */
         OnboardingAddressRequest: {
             /** @description Postal code (CEP), 8 digits without the dash. */
-            zipCode: string;
+            zipCode?: string;
             /** @description Street. */
-            address: string;
+            address?: string;
             /** @description Number in the street. */
-            number: string;
-            /** @description Complement (apartment, block); may be empty. */
-            complement: string;
+            number?: string;
+            /** @description Complement (apartment, block); optional. */
+            complement?: string;
             /** @description District (bairro). */
-            district: string;
+            district?: string;
         };
         /**
          * OnboardingPersonRequest
-         * @description The natural person to onboard (section 4.3). Strict: unknown members are rejected. Every member is required (section 4.3 marks the person and its members).
+         * @description The natural person to onboard (section 4.3). Strict: unknown members are rejected. Section 4.3 marks only `person` itself as required, so none of its members is required here (a person without a social name, or an address without a complement, is sent as is); the platform decides what else it needs and answers 422 when something is missing.
          */
         OnboardingPersonRequest: {
             /** @description Civil name. */
-            name: string;
+            name?: string;
             /** @description Social name (nome social) the person uses. */
-            socialName: string;
+            socialName?: string;
             /**
              * Format: cpf
              * @description CPF of the person, 11 digits with valid check digits (onboarding creates natural person accounts).
              */
-            document: string;
+            document?: string;
             /**
              * Format: phone
              * @description Phone in E.164 form (+5511987654321).
              */
-            phone: string;
-            address: components["schemas"]["OnboardingAddressRequest"];
+            phone?: string;
+            address?: components["schemas"]["OnboardingAddressRequest"];
         };
         /**
          * OnboardingCreateRequest
