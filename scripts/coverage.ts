@@ -17,8 +17,14 @@ type Json = Record<string, unknown>;
 
 /** What the check reads of specs/inventory.json: the items of the interface specification, by kind. */
 interface Inventory {
-  readonly operations: readonly { readonly id: string; readonly interface: string }[];
-  readonly rules: readonly { readonly id: string; readonly interface: string }[];
+  readonly operations: readonly {
+    readonly id: string;
+    readonly interface: string;
+    readonly method: string | null;
+    readonly path: string | null;
+    readonly pathShown: boolean;
+  }[];
+  readonly rules: readonly { readonly id: string; readonly interface: string; readonly alsoInterfaces?: readonly string[] }[];
   readonly shapes: readonly { readonly name: string; readonly interface: string }[];
   readonly messages: readonly { readonly name: string }[];
   readonly events: readonly { readonly type: string }[];
@@ -37,6 +43,10 @@ const titles: Record<string, string> = Object.fromEntries(
   definitions.map((definition) => [definition.letter, `${definition.title} (${definition.letter})`]),
 );
 const enforcements = ['schema', 'code', 'runtime', 'not-checkable'] as const;
+// The spec documents of each interface letter: a pointer of an item of B may point into pix or pix-location, never accounts.
+const documentsOf: Record<string, readonly string[]> = Object.fromEntries(
+  definitions.map((definition) => [definition.letter, definition.documents.map((document) => document.name)]),
+);
 
 interface Entry {
   readonly status?: string;
@@ -52,16 +62,27 @@ export interface Coverage {
   readonly markdown: string;
 }
 
-function pointerResolves(pointer: string, bundles: Map<string, Json>): boolean {
+/** The node a `<document>#<pointer>` names, or undefined when it names nothing. */
+function pointed(pointer: string, bundles: Map<string, Json>): unknown {
   const [document, path = ''] = pointer.split('#');
-  const bundle = bundles.get(document!);
-  if (!bundle) return false;
-  let node: unknown = bundle;
+  let node: unknown = bundles.get(document!);
   for (const key of pointerTokens(path)) {
-    if (node === null || typeof node !== 'object' || !(key in (node as Json))) return false;
+    if (node === null || typeof node !== 'object' || !(key in (node as Json))) return undefined;
     node = (node as Json)[key];
   }
-  return true;
+  return node;
+}
+
+/**
+ * The status an operation pointer shows in its bundle: provisional (`x-provisional`), standard (`x-source`,
+ * described from the API Pix standard), named-only (an `x-named-not-specified` entry), else exact.
+ */
+function statusInBundle(pointer: string, node: unknown): string {
+  if (pointer.includes('#/x-named-not-specified/')) return 'named-only';
+  const operation = (node ?? {}) as Json;
+  if (operation['x-provisional'] === true) return 'provisional';
+  if (typeof operation['x-source'] === 'string') return 'standard';
+  return 'exact';
 }
 
 /** `trace` replaces specs/traceability.yaml (tests break a copy on purpose). */
@@ -79,10 +100,22 @@ export function computeCoverage(options: { root?: string; trace?: Json } = {}): 
   };
   const problems: string[] = [];
 
-  const checkEntry = (kind: string, id: string, entry: Entry | undefined, options: { rule?: boolean } = {}): void => {
+  const checkEntry = (
+    kind: string,
+    id: string,
+    entry: Entry | undefined,
+    options: { rule?: boolean; interfaces?: readonly string[] } = {},
+  ): void => {
     if (!entry) return void problems.push(`${kind} ${id}: not accounted for in specs/traceability.yaml`);
-    for (const pointer of entry.spec ?? [])
-      if (!pointerResolves(pointer, bundles)) problems.push(`${kind} ${id}: spec pointer ${pointer} does not resolve`);
+    const ownDocuments = (options.interfaces ?? []).flatMap((letter) => documentsOf[letter] ?? []);
+    for (const pointer of entry.spec ?? []) {
+      if (pointed(pointer, bundles) === undefined) problems.push(`${kind} ${id}: spec pointer ${pointer} does not resolve`);
+      const document = pointer.split('#')[0]!;
+      if (ownDocuments.length > 0 && !ownDocuments.includes(document))
+        problems.push(
+          `${kind} ${id}: spec pointer ${pointer} is in ${document}, not in a document of its interface (${ownDocuments.join(', ')})`,
+        );
+    }
     if (entry.file && !existsSync(join(root, entry.file))) problems.push(`${kind} ${id}: file ${entry.file} does not exist`);
     for (const test of entry.tests ?? []) {
       const text = readTest(test);
@@ -100,15 +133,28 @@ export function computeCoverage(options: { root?: string; trace?: Json } = {}): 
   };
 
   const operations = (trace.operations ?? {}) as Record<string, Entry>;
-  for (const operation of inventory.operations) checkEntry('operation', operation.id, operations[operation.id]);
+  for (const operation of inventory.operations) {
+    const entry = operations[operation.id];
+    checkEntry('operation', operation.id, entry, { interfaces: [operation.interface] });
+    checkOperationStatus(operation, entry, bundles, problems);
+  }
   const shapes = (trace.shapes ?? {}) as Record<string, Entry>;
-  for (const shape of inventory.shapes) checkEntry('shape', `${shape.interface}.${shape.name}`, shapes[`${shape.interface}.${shape.name}`]);
+  for (const shape of inventory.shapes)
+    checkEntry('shape', `${shape.interface}.${shape.name}`, shapes[`${shape.interface}.${shape.name}`], { interfaces: [shape.interface] });
   const messages = (trace.messages ?? {}) as Record<string, Entry>;
   for (const message of inventory.messages) checkEntry('message', message.name, messages[message.name]);
   const events = (trace.events ?? {}) as Record<string, Entry>;
   for (const event of inventory.events) checkEntry('event', event.type, events[event.type]);
   const rules = (trace.rules ?? {}) as Record<string, Entry>;
-  for (const rule of inventory.rules) checkEntry('rule', rule.id, rules[rule.id], { rule: true });
+  for (const rule of inventory.rules)
+    checkEntry('rule', rule.id, rules[rule.id], { rule: true, interfaces: [rule.interface, ...(rule.alsoInterfaces ?? [])] });
+  // Rules of the API Pix standard that interface B follows though the interface specification does not state them.
+  const standardRules = (trace.standardRules ?? {}) as Record<string, Entry & { readonly source?: string }>;
+  for (const [id, entry] of Object.entries(standardRules)) {
+    if (!/^R-B-std-[a-z0-9-]+$/.test(id)) problems.push(`standard rule ${id}: ids of standard rules are R-B-std-<name>`);
+    if (!entry.source) problems.push(`standard rule ${id}: no source in the standard given`);
+    checkEntry('standard rule', id, entry, { rule: true, interfaces: ['B'] });
+  }
   const notShown = (trace.notShown ?? []) as NotShownEntry[];
   inventory.notShown.forEach((item, index) => {
     const entry = notShown.find((candidate) => candidate.item === item.text && String(candidate.section) === String(item.seedSection));
@@ -123,10 +169,42 @@ export function computeCoverage(options: { root?: string; trace?: Json } = {}): 
     if (!known.operations.has(id)) problems.push(`operation ${id}: in the traceability but not in the inventory`);
   for (const id of Object.keys(rules)) if (!known.rules.has(id)) problems.push(`rule ${id}: in the traceability but not in the inventory`);
 
-  return { problems, markdown: render(inventory, operations, rules, notShown) };
+  return { problems, markdown: render(inventory, operations, rules, notShown, standardRules) };
 }
 
-function render(inventory: Inventory, operations: Record<string, Entry>, rules: Record<string, Entry>, notShown: NotShownEntry[]): string {
+/**
+ * An operation's status must be what its bundle shows (a provisional route says so in the spec), and an
+ * exact one must have the method and path the interface specification shows.
+ */
+function checkOperationStatus(
+  operation: Inventory['operations'][number],
+  entry: Entry | undefined,
+  bundles: Map<string, Json>,
+  problems: string[],
+): void {
+  const pointer = entry?.spec?.[0];
+  if (!entry || !pointer) return;
+  const node = pointed(pointer, bundles);
+  if (node === undefined) return;
+  const shown = statusInBundle(pointer, node);
+  if (entry.status !== shown)
+    problems.push(`operation ${operation.id}: status ${entry.status} in the traceability, ${shown} in ${pointer}`);
+  if (entry.status !== 'exact' || !operation.pathShown || !operation.method || !operation.path) return;
+  const route = /^[^#]+#\/paths\/([^/]+)\/([a-z]+)$/.exec(pointer);
+  const path = route ? pointerTokens(`/${route[1]}`)[0] : undefined;
+  if (!route || route[2] !== operation.method.toLowerCase() || path !== operation.path)
+    problems.push(
+      `operation ${operation.id}: exact, but ${pointer} is not ${operation.method} ${operation.path} as the interface specification shows`,
+    );
+}
+
+function render(
+  inventory: Inventory,
+  operations: Record<string, Entry>,
+  rules: Record<string, Entry>,
+  notShown: NotShownEntry[],
+  standardRules: Record<string, Entry & { readonly source?: string }>,
+): string {
   const lines = [
     '# Coverage of the interface specification',
     '',
@@ -174,6 +252,13 @@ function render(inventory: Inventory, operations: Record<string, Entry>, rules: 
       lines.push('');
     }
   }
+  const standardIds = Object.keys(standardRules);
+  lines.push(`## Rules of the API Pix standard followed by interface B (${standardIds.length})`, '');
+  lines.push('Not stated by the interface specification, so not in its inventory; interface B *is* the standard (design policy 2).', '');
+  lines.push('| rule | enforced | source |', '|---|---|---|');
+  for (const id of standardIds)
+    lines.push(`| \`${id}\` | ${standardRules[id]?.enforced ?? ''} | ${(standardRules[id]?.source ?? '').replace(/\|/g, '\\|')} |`);
+  lines.push('');
   lines.push(`## Shapes, messages, events`, '');
   lines.push(
     `${inventory.shapes.length} shapes, ${inventory.messages.length} messages and ${inventory.events.length} event types, each mapped to its schema in \`specs/traceability.yaml\`.`,

@@ -2512,7 +2512,7 @@ export interface components {
         };
         /**
          * Invoice
-         * @description An invoice as returned by the platform (section 2.7; interface D returns the same shape, section 4.10). Response shape: open, unknown members and unknown values are accepted (section 9.3). Members that depend on the payment method or on the state (Pix data, boleto data, transaction, charges) accept null, since the interface specification does not say whether they are omitted or null.
+         * @description An invoice as returned by the platform (section 2.7; interface D returns the same shape, section 4.10). Response shape: open, unknown members and unknown values are accepted (section 9.3). Members that depend on the payment method or on the state (Pix data, boleto data, transaction, charges) accept null, since the interface specification does not say whether they are omitted or null. A REGISTERING invoice carries its boleto barcode and digitable line (section 3: REGISTERING until the registry confirms, local barcode available at once).
          */
         Invoice: {
             /**

@@ -52,6 +52,46 @@ describe('coverage of the interface specification', () => {
       (t: Record<string, any>) => (t.rules['R-X-invented'] = { enforced: 'schema', tests: [] }),
       /R-X-invented: in the traceability but not in the inventory/,
     ],
+    [
+      'an operation of D pointing into the accounts bundle',
+      (t: Record<string, any>) => (t.operations['D.auth.token'].spec = ['accounts#/paths/~1auth~1token/post']),
+      /operation D\.auth\.token: spec pointer accounts#\/paths\/~1auth~1token\/post is in accounts, not in a document of its interface \(core-banking\)/,
+    ],
+    [
+      'a shape of B pointing into the core-banking bundle',
+      (t: Record<string, any>) => (t.shapes[Object.keys(t.shapes).find((id) => id.startsWith('B.'))!].spec = ['core-banking#/paths']),
+      /shape B\.\S+: spec pointer core-banking#\/paths is in core-banking, not in a document of its interface \(pix, pix-location\)/,
+    ],
+    [
+      'an exact operation called provisional',
+      (t: Record<string, any>) => (t.operations['D.invoices.create'].status = 'provisional'),
+      /operation D\.invoices\.create: status provisional in the traceability, exact in core-banking#/,
+    ],
+    [
+      'a provisional route called exact',
+      (t: Record<string, any>) => (t.operations['D.invoices.cancel'].status = 'exact'),
+      /operation D\.invoices\.cancel: status exact in the traceability, provisional in/,
+    ],
+    [
+      'an exact operation pointing at another route',
+      (t: Record<string, any>) => (t.operations['D.feeRules.create'].spec = ['core-banking#/paths/~1fee-rules/get']),
+      /operation D\.feeRules\.create: exact, but core-banking#\/paths\/~1fee-rules\/get is not POST \/fee-rules/,
+    ],
+    [
+      'a rule of the standard without its source',
+      (t: Record<string, any>) => delete t.standardRules['R-B-std-rec-dates'].source,
+      /standard rule R-B-std-rec-dates: no source in the standard given/,
+    ],
+    [
+      'a rule of the standard whose tests do not name it',
+      (t: Record<string, any>) => (t.standardRules['R-B-std-rec-dates'].tests = ['test/specs/pix/error-catalogue.test.ts']),
+      /rule R-B-std-rec-dates: no listed test names it/,
+    ],
+    [
+      'a rule of the standard under another name',
+      (t: Record<string, any>) => (t.standardRules['R-B-loc-tipocob'] = { ...t.standardRules['R-B-std-loc-tipocob'] }),
+      /standard rule R-B-loc-tipocob: ids of standard rules are R-B-std-<name>/,
+    ],
     ['a not-shown item without handling', (t: Record<string, any>) => delete t.notShown[0].handling, /no handling given/],
   ])('fails on %s', (_given, edit, want) => {
     expect(broken(edit).join('\n')).toMatch(want);

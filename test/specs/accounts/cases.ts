@@ -55,6 +55,7 @@ const hash = '6f0b8f5e-3a55-4d55-9d41-1f3f3f0b9a11';
 const otp = { validationHash: hash, validationCode: '482913' };
 
 const onboarding = requestExample('onboarding.create');
+const registeringInvoice = responseExample('invoices.create', '201');
 const credential = requestExample('credentials.create');
 const billet = requestExample('billets.payByDigitableLine');
 const queried = requestExample('billets.payQueried');
@@ -825,6 +826,48 @@ export const documentCases: DocumentCase[] = [
     target: request,
     document: change(invoice, (i) => (i.daysToPay = -1)),
     want: /\/daysToPay: must be at least 0/,
+  },
+  // Section 3: a boleto invoice is REGISTERING with its locally computed barcode at once.
+  {
+    rule: 'R-A-invoice-boleto-registering',
+    given: 'a REGISTERING boleto invoice with its barcode and digitable line',
+    method: 'POST',
+    path: '/invoices',
+    target: response('201'),
+    document: registeringInvoice,
+    want: 'valid',
+  },
+  {
+    rule: 'R-A-invoice-boleto-registering',
+    given: 'a COMPLETED Pix invoice without boleto data',
+    method: 'POST',
+    path: '/invoices',
+    target: response('201'),
+    document: change(registeringInvoice, (i) => {
+      i.status = 'COMPLETED';
+      i.paymentMethod = 'PIX';
+      i.boletoBarcode = null;
+      i.boletoDigitableLine = null;
+    }),
+    want: 'valid',
+  },
+  {
+    rule: 'R-A-invoice-boleto-registering',
+    given: 'a REGISTERING invoice whose barcode is null',
+    method: 'POST',
+    path: '/invoices',
+    target: response('201'),
+    document: change(registeringInvoice, (i) => (i.boletoBarcode = null)),
+    want: /\/boletoBarcode: must be text/,
+  },
+  {
+    rule: 'R-A-invoice-boleto-registering',
+    given: 'a REGISTERING invoice without its digitable line',
+    method: 'GET',
+    path: '/invoices/71830',
+    target: response('200'),
+    document: change(registeringInvoice, (i) => delete i.boletoDigitableLine),
+    want: /boletoDigitableLine/,
   },
   {
     rule: 'R-A-invoice-amount-positive',

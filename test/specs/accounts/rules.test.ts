@@ -530,7 +530,6 @@ const coveredElsewhere: Record<string, string> = {
   'R-A-invoice-immediate-scheduled': 'state moves on the server; examples show IMMEDIATE registering and SCHEDULED as DRAFT',
   'R-A-invoice-scheduled-draft': 'state move on the server; DRAFT is a known value of the invoice status',
   'R-A-invoice-emit': 'state move on the server; emit takes no body',
-  'R-A-invoice-boleto-registering': 'state move on the server; REGISTERING is a known value and its example carries the barcode',
   'R-A-invoice-cancel': 'state move and clearing-house settlement on the server; invoice.cancelled event tested in test/events',
   'R-A-invoice-paid': 'state move on the server; invoice.paid event tested in test/events',
   'R-A-webhook-delivery': 'delivery by the platform; test/events/handler.test.ts receives deliveries by POST and PUT',

@@ -52,6 +52,20 @@ const namedNotSpecified =
     const listed = new Set((doc['x-named-not-specified'] as JsonObject[] | undefined)?.map((entry) => entry.id));
     return ids.filter((id) => !listed.has(id)).map((id) => `${id} is not listed in x-named-not-specified`);
   };
+const oauth2Scopes = (doc: JsonObject): JsonObject =>
+  ((((doc.components as JsonObject).securitySchemes as JsonObject).oauth2 as JsonObject).flows as Record<string, JsonObject>)
+    .clientCredentials!.scopes as JsonObject;
+const baasUsersScopes = (doc: JsonObject): Violations => {
+  const declared = oauth2Scopes(doc);
+  const missing = ['baas-users.read', 'baas-users.write']
+    .filter((scope) => !(scope in declared))
+    .map((scope) => `scope ${scope} is not declared`);
+  const entries = ((doc['x-named-not-specified'] as JsonObject[] | undefined) ?? []).filter((e) => String(e.id).startsWith('D.baasUsers.'));
+  const unnamed = entries
+    .filter((e) => typeof e.scope !== 'string' || !(e.scope in declared))
+    .map((e) => `${String(e.id)} names no declared scope (${String(e.scope)})`);
+  return [...missing, ...unnamed];
+};
 const withPathParameter = (o: OperationModel): boolean => o.parameters.some((p) => p.in === 'path');
 const removeResponse = (id: string, status: string) => (doc: JsonObject) => {
   delete (opObject(doc, id).responses as JsonObject)[status];
@@ -218,6 +232,23 @@ const specRules: SpecRule[] = [
     ]),
     breakIt: (doc) => {
       doc['x-named-not-specified'] = (doc['x-named-not-specified'] as JsonObject[]).filter((e) => e.id !== 'D.baasUsers.read');
+    },
+  },
+  {
+    rules: ['R-D-scope-baas-users'],
+    given: 'the security scheme declares baas-users.read and baas-users.write, and each baas-users entry names one',
+    holds: baasUsersScopes,
+    breakIt: (doc) => {
+      delete oauth2Scopes(doc)['baas-users.read'];
+    },
+  },
+  {
+    rules: ['R-D-scope-baas-users'],
+    given: 'a baas-users entry naming a scope the scheme does not declare',
+    holds: baasUsersScopes,
+    breakIt: (doc) => {
+      const entry = (doc['x-named-not-specified'] as JsonObject[]).find((e) => e.id === 'D.baasUsers.delete')!;
+      entry.scope = 'baas-users.admin';
     },
   },
   {
