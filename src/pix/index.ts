@@ -117,3 +117,10 @@ export {
   type PixNotificationHandlerOptions,
 } from './notification-handler.js';
 export { memoryDeliveryStore, type DeliveryStore } from '../events/store.js';
+export {
+  cancellableConfirmationStatuses,
+  checkBatchChargeChangeable,
+  checkChargeChangeable,
+  checkConfirmationCancellable,
+  unsettledBatchStatuses,
+} from './read-checks.js';
