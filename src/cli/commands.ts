@@ -63,9 +63,19 @@ export const commands = [
   {
     name: 'diff',
     summary: 'classify the changes between two bundled specs (exit 1 on a breaking change without a new major version)',
-    usage: ['diff <old> <new>'],
-    options: [],
-    notes: ['Both files are bundled specs, JSON or YAML (generated/<interface>/openapi.json, specs/releases/...).'],
+    usage: ['diff <old> <new> [--corrections <file>]'],
+    options: [
+      {
+        name: 'corrections',
+        value: '<file>',
+        description:
+          'breaking changes that correct a defect of the released contract, each { where, change, reason } as reported (YAML or JSON): printed as CORRECTION, they do not fail the diff; a listed one that no longer occurs does',
+      },
+    ],
+    notes: [
+      'Both files are bundled specs, JSON or YAML (generated/<interface>/openapi.json, specs/releases/...).',
+      'A release keeps its corrections next to it: specs/releases/<interface>/<version>.corrections.yaml.',
+    ],
   },
   {
     name: 'format',

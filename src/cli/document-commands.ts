@@ -65,13 +65,29 @@ async function readSpec(file: string): Promise<Record<string, unknown>> {
   }
 }
 
-export async function diffCommand(args: string[]): Promise<number> {
-  const [oldFile, newFile] = args;
+/**
+ * Two bundled specs compared; with a corrections file, the breaking changes it lists are accepted and a
+ * listed one that no longer occurs fails (exit 1). A corrections file that cannot be read is a usage error.
+ */
+export async function diffCommand(args: string[], correctionsFile?: string): Promise<number> {
+  const [oldFile, newFile, extra] = args;
   if (!oldFile || !newFile) throw new UsageError('diff needs two bundled specs: contrato diff <old> <new>');
-  const { diffSpecs, formatDiff } = await import('../governance/diff.js');
-  const result = diffSpecs(await readSpec(oldFile), await readSpec(newFile));
+  if (extra !== undefined) throw new UsageError(`diff takes two bundled specs, not ${JSON.stringify(extra)}`);
+  const [{ diffFails, diffSpecs, formatDiff }, { applyCorrections, CorrectionsError, readCorrections }] = await Promise.all([
+    import('../governance/diff.js'),
+    import('../governance/corrections.js'),
+  ]);
+  let corrections: Awaited<ReturnType<typeof readCorrections>> = [];
+  if (correctionsFile !== undefined) {
+    try {
+      corrections = await readCorrections(correctionsFile);
+    } catch (error) {
+      throw error instanceof CorrectionsError ? new UsageError(error.message) : error;
+    }
+  }
+  const result = applyCorrections(diffSpecs(await readSpec(oldFile), await readSpec(newFile)), corrections);
   console.log(formatDiff(result));
-  return result.breaking && !result.majorRaised ? 1 : 0;
+  return diffFails(result) ? 1 : 0;
 }
 
 export interface ValidateOptions {

@@ -99,7 +99,7 @@ async function runCommand(name: CommandName, parsed: ParsedArguments, context: R
         strict: parsed.options.has('strict'),
       });
     case 'diff':
-      return (await import('./document-commands.js')).diffCommand([...parsed.positionals]);
+      return (await import('./document-commands.js')).diffCommand([...parsed.positionals], stringOption(parsed, 'corrections'));
     case 'format':
       return (await import('./format-commands.js')).formatCommand(parsed.positionals, output);
     case 'brcode': {

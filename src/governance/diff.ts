@@ -4,7 +4,12 @@
  * field, a reordered field, a new enumeration element in a response, anything widened in a request.
  * Breaking: a removed operation, field or parameter, a new required request field, anything narrowed in
  * a request (type, pattern, format, length, range, enumeration), a removed response enumeration element, a
- * changed method or path of a documented (not provisional) operation, changed status codes.
+ * changed method or path of a documented (not provisional) operation, a removed status code, a new 1xx–3xx
+ * status code. A newly documented error status (4xx, 5xx) on an existing operation is compatible: a client
+ * already handles problem answers it was not told of (section 7), so it only documents what could happen.
+ * A breaking change that corrects a defect of the released contract is accepted when a corrections file
+ * lists it (corrections.ts); the report then says CORRECTION, and a listed correction that no longer
+ * occurs is a failure of its own, so the list cannot rot.
  */
 
 import { bundleOperations, resolveLocalRef, type BundleOperation } from '../bundle-operations.js';
@@ -12,13 +17,27 @@ import { bundleOperations, resolveLocalRef, type BundleOperation } from '../bund
 /** An object of a bundled spec; its members are `unknown` until read and checked. */
 type Json = Record<string, unknown>;
 
-export type Classification = 'breaking' | 'compatible';
+/** `correction`: breaking by the rules, accepted because a corrections file lists it with its reason. */
+export type Classification = 'breaking' | 'compatible' | 'correction';
 
 export interface Change {
   readonly classification: Classification;
   /** Where: `GET /fee-rules request body /name`, `webhook invoice.paid payload /data/amount`, ... */
   readonly where: string;
   readonly change: string;
+  /** Why a `correction` is accepted (from its corrections file). */
+  readonly reason?: string;
+}
+
+/**
+ * A breaking change that corrects a defect of the released contract, as a corrections file lists it
+ * (`specs/releases/<interface>/<version>.corrections.yaml`): `where` and `change` exactly as reported.
+ */
+export interface Correction {
+  readonly where: string;
+  readonly change: string;
+  /** One line: the defect and its source. */
+  readonly reason: string;
 }
 
 export interface DiffResult {
@@ -28,6 +47,8 @@ export interface DiffResult {
   readonly newVersion: string;
   /** The major version was raised, so breaking changes are allowed. */
   readonly majorRaised: boolean;
+  /** Listed corrections that match no breaking change any more (each one fails the diff). */
+  readonly staleCorrections: readonly Correction[];
 }
 
 /** A local `$ref` followed, with the bundle it belongs to. */
@@ -75,6 +96,9 @@ const limits: { keyword: string; lower: boolean }[] = [
   { keyword: 'minItems', lower: true },
   { keyword: 'maxItems', lower: false },
 ];
+
+/** A client error or server error status (`404`, `5XX`): a problem answer every client must already handle. */
+const errorStatus = /^[45](\d\d|XX)$/i;
 
 class Differ {
   readonly changes: Change[] = [];
@@ -284,7 +308,10 @@ class Differ {
       else this.body(oldResponses[status], newResponses[status], `${label} response ${status}`, 'response');
     }
     for (const status of Object.keys(newResponses)) {
-      if (!(status in oldResponses)) this.add('breaking', label, `status ${status} added (changed status codes)`);
+      if (status in oldResponses) continue;
+      if (errorStatus.test(status))
+        this.add('compatible', label, `status ${status} added (an error answer newly documented; clients already handle problems)`);
+      else this.add('breaking', label, `status ${status} added (changed status codes)`);
     }
   }
 }
@@ -323,20 +350,45 @@ export function diffSpecs(before: Json, after: Json): DiffResult {
   const breaking = differ.changes.some((change) => change.classification === 'breaking');
   const oldVersion = String((before.info as Json | undefined)?.version ?? '');
   const newVersion = String((after.info as Json | undefined)?.version ?? '');
-  return { changes: differ.changes, breaking, oldVersion, newVersion, majorRaised: majorOf(newVersion) > majorOf(oldVersion) };
+  return {
+    changes: differ.changes,
+    breaking,
+    oldVersion,
+    newVersion,
+    majorRaised: majorOf(newVersion) > majorOf(oldVersion),
+    staleCorrections: [],
+  };
 }
 
-/** The report `contrato diff` prints: one line per change, breaking first. */
+/** Whether the diff fails (`contrato diff` exits 1): a breaking change without a new major, or a stale correction. */
+export function diffFails(result: DiffResult): boolean {
+  return (result.breaking && !result.majorRaised) || result.staleCorrections.length > 0;
+}
+
+const labels: Record<Classification, string> = { breaking: 'BREAKING  ', correction: 'CORRECTION', compatible: 'compatible' };
+const order: Record<Classification, number> = { breaking: 0, correction: 1, compatible: 2 };
+
+/**
+ * The report `contrato diff` prints: one line per change, breaking first, then corrections (with their
+ * reason), then compatible ones; a line per stale correction; the verdict.
+ */
 export function formatDiff(result: DiffResult): string {
-  const sorted = [...result.changes].sort((a, b) => (a.classification === b.classification ? 0 : a.classification === 'breaking' ? -1 : 1));
+  const sorted = [...result.changes].sort((a, b) => order[a.classification] - order[b.classification]);
   const lines = sorted.map(
-    (change) => `${change.classification === 'breaking' ? 'BREAKING  ' : 'compatible'} ${change.where}: ${change.change}`,
+    (change) => `${labels[change.classification]} ${change.where}: ${change.change}${change.reason ? ` — ${change.reason}` : ''}`,
   );
-  const breakingCount = result.changes.filter((change) => change.classification === 'breaking').length;
+  const stale = result.staleCorrections.map(
+    (correction) => `STALE      ${correction.where}: ${correction.change} — a listed correction that no longer occurs; remove it`,
+  );
+  const count = (classification: Classification): number =>
+    result.changes.filter((change) => change.classification === classification).length;
+  const corrected = count('correction') > 0 ? `, ${count('correction')} correction(s) accepted` : '';
   const verdict = result.breaking
     ? result.majorRaised
-      ? `${breakingCount} breaking change(s), allowed: the major version went from ${result.oldVersion} to ${result.newVersion}`
-      : `${breakingCount} breaking change(s) without a new major version (${result.oldVersion} → ${result.newVersion})`
-    : `no breaking change (${result.changes.length} compatible)`;
-  return [...lines, verdict].join('\n');
+      ? `${count('breaking')} breaking change(s), allowed: the major version went from ${result.oldVersion} to ${result.newVersion}${corrected}`
+      : `${count('breaking')} breaking change(s) without a new major version (${result.oldVersion} → ${result.newVersion})${corrected}`
+    : `no breaking change (${count('compatible')} compatible${corrected})`;
+  const staleVerdict =
+    stale.length > 0 ? [`${stale.length} stale correction(s): the corrections file lists what the diff no longer reports`] : [];
+  return [...lines, ...stale, verdict, ...staleVerdict].join('\n');
 }
