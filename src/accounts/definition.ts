@@ -1,9 +1,10 @@
-/** Interface A, the accounts API: its document, token request, x-account-id step and client options. */
+/** Interface A, the accounts API: its document, token request, BaaS-only and x-account-id steps and client options. */
 import type { ClientOptions } from '../runtime/client-options.js';
 import { documentModules, type InterfaceDefinition } from '../runtime/definition.js';
 import { ConfigurationError } from '../runtime/errors.js';
 import { insertBefore } from '../runtime/pipeline.js';
 import { accountHeaderStep, isBaasCredential } from './account-header.js';
+import { baasOnlyStep } from './baas-only.js';
 import { accountsTokenRequest } from './token.js';
 
 /** Options of the accounts client; `baseUrl` is `{base_url}`, including its /api/v2 prefix. */
@@ -49,6 +50,8 @@ export const accountsDefinition: InterfaceDefinition<AccountsClientOptions> = {
     // The token route is the operation table's (provisional, so a caller's `routes` may move it).
     tokenRequest: (baseUrl, options, operations) =>
       accountsTokenRequest(baseUrl, { ...options, tokenPath: operations['auth.token']?.path ?? '/auth/token' }),
-    steps: (options, defaults) => insertBefore(defaults, 'idempotency-key', accountHeaderStep(options.clientId, options.accountId)),
+    // Both refuse a call the credential cannot make before any key, token or request exists.
+    steps: (options, defaults) =>
+      insertBefore(defaults, 'idempotency-key', baasOnlyStep(options.clientId), accountHeaderStep(options.clientId, options.accountId)),
   },
 };

@@ -1,7 +1,9 @@
 /**
  * Client of the accounts API (interface A): token over mutual TLS with the camelCase request of section
  * 5.5, the typed facade of every operation, `x-account-id` handled for BaaS credentials (conventions 1
- * and 2), date rules checked before sending, and the multi-step flows of sections 4.1, 4.3 and 4.7.
+ * and 2), credential issuing refused to account credentials (4.3), date rules checked before sending,
+ * checks of a call against what was read before (read-checks.ts), and the multi-step flows of sections
+ * 4.1, 4.3 and 4.7.
  */
 import { type AccountsFacade, createAccountsFacade, operationTable } from '../../generated/accounts/operations.js';
 import { type ClientCore, createClientCore } from '../runtime/client.js';
@@ -69,4 +71,14 @@ export type { components, operations, paths, webhooks } from '../../generated/ac
 export { ChallengeExpiredError, type KeyChallengeFlow, type KeyChallengeInput } from './key-challenge.js';
 export { imageTypeOf, maxImageBytes, type ImageUploadArgs } from './onboarding-image.js';
 export type { RiskAnalysisFlow, RiskAnalysisInput } from './crypto-risk.js';
+export {
+  buyHardCapBrl,
+  checkBilletPayable,
+  checkBilletPaymentAmount,
+  checkBuyAmount,
+  checkImageUpload,
+  checkSellAmount,
+  checkSellOrigin,
+  imageUploadStatuses,
+} from './read-checks.js';
 export * from '../runtime/client-options.js';
