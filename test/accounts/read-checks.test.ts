@@ -157,9 +157,12 @@ describe('checkBuyAmount', () => {
     },
     { given: 'an amount that is not a decimal', wallet: capped, amountBrl: '1e4', want: [`${amount} decimal`] },
     { given: 'a zero amount', wallet: capped, amountBrl: '0.00', want: [`${amount} decimal`] },
-  ])('R-A-caas-buy-cap, R-A-limit-buy-hard-cap, R-A-caas-first-purchase-window: $given → $want', ({ wallet, amountBrl, want }) => {
-    expect(brief(checkBuyAmount(wallet, amountBrl))).toEqual(want);
-  });
+  ])(
+    'R-A-caas-buy-cap, R-A-limit-buy-hard-cap, R-A-caas-first-purchase-window, R-A-limit-first-purchase: $given → $want',
+    ({ wallet, amountBrl, want }) => {
+      expect(brief(checkBuyAmount(wallet, amountBrl))).toEqual(want);
+    },
+  );
 
   it('R-A-limit-buy-hard-cap: the hard cap is 50000 BRL (section 8)', () => {
     expect(buyHardCapBrl).toBe('50000');

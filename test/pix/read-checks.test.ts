@@ -24,7 +24,7 @@ describe('R-B-cob-not-ativa-immutable, R-B-err-CobOperacaoInvalida-6, R-B-err-Co
   ])('$given', ({ status, want }) => {
     const issues = summary(checkChargeChangeable({ status } as Parameters<typeof checkChargeChangeable>[0]));
     expect(issues).toHaveLength(want.length);
-    want.forEach((pattern, index) => expect(issues[index]).toMatch(pattern));
+    for (const [index, pattern] of want.entries()) expect(issues[index]).toMatch(pattern);
   });
 });
 
@@ -54,7 +54,7 @@ describe('R-B-err-CobVOperacaoInvalida-1: checkBatchChargeChangeable', () => {
   ])('$given', ({ txid, want }) => {
     const issues = summary(checkBatchChargeChangeable(batch as Parameters<typeof checkBatchChargeChangeable>[0], txid));
     expect(issues).toHaveLength(want.length);
-    want.forEach((pattern, index) => expect(issues[index]).toMatch(pattern));
+    for (const [index, pattern] of want.entries()) expect(issues[index]).toMatch(pattern);
   });
 });
 
@@ -74,6 +74,6 @@ describe('R-B-solicrec-cancel, R-B-err-SolicRecOperacaoInvalida-4: checkConfirma
   ])('$given', ({ status, want }) => {
     const issues = summary(checkConfirmationCancellable({ status } as Parameters<typeof checkConfirmationCancellable>[0]));
     expect(issues).toHaveLength(want.length);
-    want.forEach((pattern, index) => expect(issues[index]).toMatch(pattern));
+    for (const [index, pattern] of want.entries()) expect(issues[index]).toMatch(pattern);
   });
 });
