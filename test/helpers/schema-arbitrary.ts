@@ -55,10 +55,13 @@ const known = new Set([
 
 function isComposed(schema: JsonObject): boolean {
   const plainAllOf = Array.isArray(schema.allOf) && schema.allOf.length === 1 && !schema.properties;
-  return Boolean(schema.oneOf || schema.anyOf || schema.not || (schema.allOf && !plainAllOf) || typeof schema.maxProperties === 'number');
+  // A conditional (if/then) holds only in the branch random values seldom aim at: fuzzed from examples too.
+  return Boolean(
+    schema.oneOf || schema.anyOf || schema.not || schema.if || (schema.allOf && !plainAllOf) || typeof schema.maxProperties === 'number',
+  );
 }
 
-/** Whether a oneOf/anyOf/allOf/not/maxProperties appears anywhere below `schema`: random generation cannot aim at those. */
+/** Whether a oneOf/anyOf/allOf/not/if/maxProperties appears anywhere below `schema`: random generation cannot aim at those. */
 export function containsComposition(schema: Json, document: JsonObject, seen = new Set<Json>()): boolean {
   if (!isObject(schema) || seen.has(schema)) return false;
   seen.add(schema);
