@@ -1,0 +1,245 @@
+/**
+ * The interface-agnostic part of the sandbox: one request in, one answer out. The request is matched to its
+ * operation in the generated table, its token checked, its path, query, headers and body validated with
+ * the generated validators and cross-field checks (the very ones the clients run), a fault applied when
+ * one is planned, and the module's handler called. In `strict` mode every answer is checked against the
+ * response schema with closed known values and unlisted members refused, and against the error types the
+ * operation declares: a drift from the contract becomes a 500 naming it, so the test suite cannot miss it.
+ */
+import type { OperationMatch } from '../cli/validate.js';
+import { matchOperation, parameterValue, validateDocument } from '../cli/validate.js';
+import type { InterfaceModules } from '../cli/registry.js';
+import { problemIssues } from '../cli/problem-checks.js';
+import { responseSchema, strictValidator } from '../cli/strict-response.js';
+import type { ValidationIssue } from '../runtime/errors.js';
+import type { CompiledValidator } from '../runtime/validation.js';
+import { check } from '../runtime/validation.js';
+import {
+  type Principal,
+  type SandboxAnswer,
+  type SandboxEnvironment,
+  type SandboxModule,
+  SandboxProblem,
+  type SandboxRequest,
+} from './contract.js';
+import type { Fault, FaultPlan } from './faults.js';
+
+type Json = Record<string, unknown>;
+
+/** A module with what the engine loaded for it: its generated modules and its bundle. */
+export interface MountedModule {
+  readonly module: SandboxModule<unknown>;
+  readonly generated: InterfaceModules;
+  readonly bundle: Json;
+  /** The module's state (replaced on reset and snapshot load). */
+  state: unknown;
+  /** Error types by the statuses they are declared with (for the strict check of problems). */
+  readonly typeStatuses: ReadonlyMap<string, ReadonlySet<string>>;
+}
+
+/** An HTTP request as the server read it. */
+export interface IncomingCall {
+  readonly method: string;
+  /** Path and query below the module's prefix (`/cob/abc?revisao=1`). */
+  readonly target: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: unknown;
+  readonly baseUrl: string;
+}
+
+/** What the server does with an answer: send it, or drop the connection after processing (a planned fault). */
+export interface EngineAnswer extends SandboxAnswer {
+  readonly resetConnection?: boolean;
+  readonly delayMs?: number;
+  readonly operationId?: string;
+  /** The answer of a fault planned through the control plane. */
+  readonly injected?: boolean;
+}
+
+export interface EngineOptions {
+  readonly env: SandboxEnvironment;
+  readonly faults: FaultPlan;
+  readonly strict: boolean;
+  /** Told of every drift from the contract found in strict mode (tests fail on any). */
+  readonly onDrift: (drift: string) => void;
+}
+
+const strictCache = new WeakMap<Json, Map<string, CompiledValidator | null>>();
+
+function strictCheck(mounted: MountedModule, match: OperationMatch, answer: SandboxAnswer): string[] {
+  const { info } = match;
+  const status = String(answer.status);
+  if (!info.responseStatuses.includes(status)) return [`${info.operationId} answered ${status}, which it does not declare`];
+  if (answer.contentType && !/json/.test(answer.contentType)) return [];
+  let cache = strictCache.get(mounted.bundle);
+  if (!cache) {
+    cache = new Map();
+    strictCache.set(mounted.bundle, cache);
+  }
+  const key = `${info.operationId} ${status}`;
+  if (!cache.has(key)) {
+    const schema = responseSchema(mounted.bundle, info.method, info.path, status);
+    cache.set(key, schema === null ? null : strictValidator(mounted.bundle, schema));
+  }
+  const validator = cache.get(key);
+  const issues: ValidationIssue[] = validator ? check(validator, answer.body, '', mounted.generated.patternDescriptions) : [];
+  issues.push(...problemIssues(info, status, answer.body, mounted.typeStatuses));
+  return issues.map((issue) => `${info.operationId} ${status} ${issue.pointer || '/'}: ${issue.message}`);
+}
+
+/** The declared header parameters of the operation, in the spelling the spec gives them. */
+function declaredHeaders(match: OperationMatch, headers: Readonly<Record<string, string>>): Record<string, unknown> {
+  const declared: Record<string, unknown> = {};
+  for (const parameter of match.info.parameters) {
+    if (parameter.in !== 'header') continue;
+    const value = headers[parameter.name.toLowerCase()];
+    if (value !== undefined) declared[parameter.name] = parameterValue(value, parameter.type);
+  }
+  return declared;
+}
+
+function queryValues(match: OperationMatch, target: string): Record<string, unknown> {
+  const marker = target.indexOf('?');
+  if (marker < 0) return {};
+  const types = new Map(match.info.parameters.filter((p) => p.in === 'query').map((p) => [p.name, p.type]));
+  const search = new URLSearchParams(target.slice(marker + 1));
+  const query: Record<string, unknown> = {};
+  for (const name of new Set(search.keys())) {
+    const type = types.get(name) ?? null;
+    const values = search.getAll(name);
+    query[name] = type === 'array' || values.length > 1 ? values : parameterValue(values[0]!, type);
+  }
+  return query;
+}
+
+/** The token of a secured call: the scheme's header (`svc-token`) or `Authorization: Bearer`. */
+function tokenOf(match: OperationMatch, headers: Readonly<Record<string, string>>): string | undefined {
+  if (match.info.tokenHeader) return headers[match.info.tokenHeader.toLowerCase()];
+  const authorization = headers.authorization;
+  const bearer = authorization ? /^Bearer\s+(\S+)$/i.exec(authorization) : null;
+  return bearer?.[1];
+}
+
+export class SandboxEngine {
+  readonly #options: EngineOptions;
+
+  constructor(options: EngineOptions) {
+    this.#options = options;
+  }
+
+  async answer(mounted: MountedModule, call: IncomingCall): Promise<EngineAnswer> {
+    const match = matchOperation(mounted.generated, call.method, call.target);
+    const answer = await this.#respond(mounted, call, match);
+    // The 501 of an operation without a handler is the sandbox's own gap, and an injected fault is wanted:
+    // neither is a drift of its answers.
+    if (this.#options.strict && match && answer.status !== 501 && !answer.injected)
+      for (const drift of strictCheck(mounted, match, answer)) this.#options.onDrift(drift);
+    return answer;
+  }
+
+  async #respond(mounted: MountedModule, call: IncomingCall, match: OperationMatch | null): Promise<EngineAnswer> {
+    const { module, generated } = mounted;
+    const where = { baseUrl: call.baseUrl };
+    if (!match) {
+      const path = call.target.split('?')[0];
+      return module.problems.problem(
+        new SandboxProblem(404, module.problems.types.notFound, `no operation of ${module.document} answers ${call.method} ${path}`),
+        where,
+      );
+    }
+    const { info } = match;
+    const request = { operationId: info.operationId, baseUrl: call.baseUrl };
+    const fault = this.#options.faults.take(info.operationId);
+    const refused = this.#faultBefore(mounted, fault, request);
+    if (refused) return refused;
+
+    let principal: Principal | undefined;
+    if (info.secured) {
+      const token = tokenOf(match, call.headers);
+      const verified = token ? this.#options.env.tokens.verify(token) : 'unknown';
+      if (verified === 'expired' || verified === 'unknown') {
+        const detail = token
+          ? `the token is ${verified === 'expired' ? 'expired' : 'not one the sandbox issued'}: ask for a new one`
+          : 'no token: ask the token endpoint for one';
+        const status = module.problems.unauthorizedStatus ?? 401;
+        return module.problems.problem(new SandboxProblem(status, module.problems.types.unauthorized, detail), request);
+      }
+      const missing = info.scopes.filter((scope) => !verified.scopes.includes(scope));
+      if (info.scopes.length > 0 && missing.length === info.scopes.length)
+        return module.problems.problem(
+          new SandboxProblem(403, module.problems.types.forbidden, `the credential lacks the scope ${info.scopes.join(' or ')}`),
+          request,
+        );
+      principal = verified;
+    }
+
+    const query = queryValues(match, call.target);
+    const header = declaredHeaders(match, call.headers);
+    const issues = validateDocument(generated, { kind: 'request' }, call.body, match, () => this.#options.env.clock.now(), {
+      query,
+      header,
+    });
+    if (issues.length > 0) return { ...module.problems.invalid(issues, request), operationId: info.operationId };
+
+    const handler = module.handlers[info.operationId];
+    let answer: SandboxAnswer;
+    if (!handler) {
+      answer = module.problems.problem(
+        new SandboxProblem(
+          501,
+          'not-implemented',
+          `the sandbox does not implement ${info.operationId} yet; use contrato mock for its examples`,
+        ),
+        request,
+      );
+      return { ...answer, operationId: info.operationId };
+    }
+    const checked: SandboxRequest = {
+      operationId: info.operationId,
+      info,
+      path: match.pathParameters,
+      query,
+      headers: call.headers,
+      body: call.body,
+      principal,
+      baseUrl: call.baseUrl,
+    };
+    try {
+      answer = await handler(checked, mounted.state, this.#options.env);
+    } catch (error) {
+      if (!(error instanceof SandboxProblem)) throw error;
+      answer = module.problems.problem(error, request);
+    }
+    return {
+      ...answer,
+      operationId: info.operationId,
+      ...(fault?.kind === 'reset-after-processing' ? { resetConnection: true } : {}),
+      ...(fault?.kind === 'slow' ? { delayMs: fault.delayMs ?? 0 } : {}),
+    };
+  }
+
+  /** A fault that answers before anything is processed: 503 or 429, with Retry-After when planned. */
+  #faultBefore(mounted: MountedModule, fault: Fault | undefined, request: { operationId: string; baseUrl: string }): EngineAnswer | null {
+    if (!fault || (fault.kind !== 'unavailable' && fault.kind !== 'rate-limited')) return null;
+    const { problems } = mounted.module;
+    const headers: Record<string, string> = fault.retryAfterSeconds === undefined ? {} : { 'retry-after': String(fault.retryAfterSeconds) };
+    const problem =
+      fault.kind === 'unavailable'
+        ? new SandboxProblem(
+            503,
+            problems.types.unavailable,
+            'unavailable (a fault injected through the sandbox control plane)',
+            [],
+            headers,
+          )
+        : new SandboxProblem(
+            429,
+            problems.types.tooManyRequests,
+            'too many requests (a fault injected through the sandbox control plane)',
+            [],
+            headers,
+          );
+    const answer = problems.problem(problem, request);
+    return { ...answer, headers: { ...answer.headers, ...headers }, operationId: request.operationId, injected: true };
+  }
+}

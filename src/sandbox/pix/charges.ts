@@ -1,0 +1,198 @@
+/**
+ * Immediate (cob) and due-date (cob with vencimento, cobv) charges through the state machine of section 3:
+ * created ATIVA with `revisao` 0, a payload location and a BR Code; a PUT or PATCH of an ATIVA charge
+ * raises `revisao` by 1 (a change of `loc` alone does not); `status` REMOVIDA_PELO_USUARIO_RECEBEDOR sent
+ * alone removes it; any change of a charge that is not ATIVA is refused with the operation's 400.
+ */
+import { buildBrCode } from '../../formats/brcode.js';
+import { type Handler, type SandboxEnvironment, SandboxProblem, type SandboxRequest } from '../contract.js';
+import { instant, type Json, page, type PixState, type StoredCharge, within } from './state.js';
+import { linkLocation, newLocation, unlinkLocation } from './locations.js';
+
+type Kind = StoredCharge['kind'];
+
+const names = {
+  cob: { invalid: 'CobOperacaoInvalida', missing: 'CobNaoEncontrado', query: 'CobConsultaInvalida' },
+  cobv: { invalid: 'CobVOperacaoInvalida', missing: 'CobVNaoEncontrada', query: 'CobVConsultaInvalida' },
+} as const;
+
+const isRecord = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+function refuse(kind: Kind, detail: string, property: string, value?: unknown): never {
+  throw new SandboxProblem(400, names[kind].invalid, detail, [{ pointer: `/${property.replace(/\./g, '/')}`, message: detail, value }]);
+}
+
+function stored(state: PixState, kind: Kind, txid: string): StoredCharge {
+  const charge = state.charges[txid];
+  if (!charge || charge.kind !== kind)
+    throw new SandboxProblem(404, names[kind].missing, `no ${kind} charge has the txid ${txid}`, [
+      { pointer: '/txid', message: 'unknown txid', value: txid },
+    ]);
+  return charge;
+}
+
+/** The charge as GET answers it: the stored record with the Pix that paid it. */
+export function chargeView(state: PixState, charge: StoredCharge, revision?: Json): Json {
+  const view = revision ?? charge.current;
+  const pix = charge.paidBy.map((id) => state.received[id]).filter(isRecord);
+  return pix.length > 0 ? { ...view, pix } : view;
+}
+
+/** The BR Code of a charge: dynamic, pointing at its payload location (field 26.25). */
+function brCodeOf(state: PixState, location: string, amount: unknown): string {
+  return buildBrCode({
+    url: location,
+    merchantName: state.receiver.name,
+    merchantCity: state.receiver.city,
+    ...(typeof amount === 'string' && /^\d{1,10}\.\d{2}$/.test(amount) ? { amount } : {}),
+  });
+}
+
+/** The members of a request body applied to a charge, checking what the schema cannot (chave, loc). */
+function apply(state: PixState, kind: Kind, txid: string, base: Json, body: Json, request: SandboxRequest, env: SandboxEnvironment): Json {
+  const next: Json = { ...base };
+  for (const [member, value] of Object.entries(body)) {
+    if (member === 'loc' || member === 'status') continue;
+    if (member === 'calendario' || member === 'valor' || member === 'devedor')
+      next[member] = { ...(isRecord(base[member]) ? base[member] : {}), ...(value as Json) };
+    else next[member] = value;
+  }
+  if (typeof next.chave === 'string' && !state.receiver.keys.includes(next.chave))
+    refuse(
+      kind,
+      'the key is not one of the receiving user (GET /_sandbox shows them; POST /_sandbox/pix/keys adds one)',
+      'chave',
+      next.chave,
+    );
+  if (kind === 'cobv' && !isRecord(next.recebedor)) {
+    next.recebedor = {
+      cnpj: state.receiver.cnpj,
+      nome: state.receiver.name,
+      logradouro: 'Avenida Paulista, 1000',
+      cidade: 'Sao Paulo',
+      uf: 'SP',
+      cep: '01310100',
+    };
+  }
+  const requested = body.loc;
+  const currentLoc = isRecord(base.loc) ? base.loc : undefined;
+  if (isRecord(requested) && requested.id !== currentLoc?.id) {
+    if (currentLoc) unlinkLocation(state, String(currentLoc.id));
+    next.loc = linkLocation(state, kind, txid, requested.id as number, (detail, value) => refuse(kind, detail, 'loc.id', value));
+  } else if (!currentLoc && !isRecord(requested)) {
+    next.loc = newLocation(state, kind, txid, request, env);
+  }
+  const location = (next.loc as Json).location as string;
+  next.location = location;
+  next.pixCopiaECola = brCodeOf(state, location, (next.valor as Json | undefined)?.original);
+  return next;
+}
+
+function create(state: PixState, kind: Kind, txid: string, body: Json, request: SandboxRequest, env: SandboxEnvironment): StoredCharge {
+  if (state.charges[txid]) refuse(kind, `the txid ${txid} is already in use by this receiving user`, 'txid', txid);
+  const calendario: Json = { criacao: instant(env) };
+  if (kind === 'cob') calendario.expiracao = 86_400;
+  else calendario.validadeAposVencimento = 30;
+  const base: Json = { calendario, txid, revisao: 0, status: 'ATIVA' };
+  const current = apply(state, kind, txid, base, body, request, env);
+  const charge: StoredCharge = { kind, current, revisions: [current], paidBy: [] };
+  state.charges[txid] = charge;
+  return charge;
+}
+
+function revise(
+  state: PixState,
+  charge: StoredCharge,
+  body: Json,
+  request: SandboxRequest,
+  env: SandboxEnvironment,
+  replace: boolean,
+): void {
+  const kind = charge.kind;
+  const txid = charge.current.txid as string;
+  if (charge.current.status !== 'ATIVA')
+    refuse(kind, `the charge is ${String(charge.current.status)}: only an ATIVA charge can be changed`, 'status', charge.current.status);
+  const members = Object.keys(body);
+  if (body.status !== undefined) {
+    if (body.status !== 'REMOVIDA_PELO_USUARIO_RECEBEDOR')
+      refuse(kind, 'the only status a receiver may set is REMOVIDA_PELO_USUARIO_RECEBEDOR', 'status', body.status);
+    if (members.length > 1) refuse(kind, 'a removal is sent alone, without other changes', 'status', body.status);
+  }
+  const base = replace
+    ? {
+        calendario: { criacao: (charge.current.calendario as Json).criacao },
+        txid,
+        revisao: charge.current.revisao,
+        status: 'ATIVA',
+        loc: charge.current.loc,
+      }
+    : charge.current;
+  const next = apply(state, kind, txid, base, body, request, env);
+  if (body.status !== undefined) next.status = body.status;
+  const locOnly = members.length === 1 && members[0] === 'loc';
+  if (!locOnly) next.revisao = (charge.current.revisao as number) + 1;
+  charge.current = next;
+  if (!locOnly) charge.revisions.push(next);
+  else charge.revisions[charge.revisions.length - 1] = next;
+}
+
+const created = (state: PixState, charge: StoredCharge) => ({ status: 201, body: chargeView(state, charge) });
+
+export function chargeHandlers(kind: Kind): Record<string, Handler<PixState>> {
+  const handlers: Record<string, Handler<PixState>> = {
+    [`${kind}.create`]: (request, state, env) =>
+      created(state, create(state, kind, request.path.txid!, request.body as Json, request, env)),
+    [`${kind}.replace`]: (request, state, env) => {
+      const existing = state.charges[request.path.txid!];
+      if (!existing) return created(state, create(state, kind, request.path.txid!, request.body as Json, request, env));
+      if (existing.kind !== kind)
+        refuse(kind, `the txid ${request.path.txid} is in use by a ${existing.kind} charge`, 'txid', request.path.txid);
+      revise(state, existing, request.body as Json, request, env, true);
+      return { status: 200, body: chargeView(state, existing) };
+    },
+    [`${kind}.revise`]: (request, state, env) => {
+      const charge = stored(state, kind, request.path.txid!);
+      revise(state, charge, request.body as Json, request, env, false);
+      return { status: 200, body: chargeView(state, charge) };
+    },
+    [`${kind}.get`]: (request, state) => {
+      const charge = stored(state, kind, request.path.txid!);
+      const wanted = request.query.revisao;
+      if (typeof wanted === 'number') {
+        const revision = charge.revisions.find((entry) => entry.revisao === wanted);
+        if (!revision)
+          throw new SandboxProblem(400, names[kind].query, `the charge has no revision ${wanted}`, [
+            { pointer: '/revisao', message: 'no such revision', value: wanted },
+          ]);
+        return { status: 200, body: chargeView(state, charge, revision) };
+      }
+      return { status: 200, body: chargeView(state, charge) };
+    },
+    [`${kind}.list`]: (request, state) => {
+      const { query } = request;
+      const matching = Object.values(state.charges).filter((charge) => {
+        const { current } = charge;
+        const devedor = isRecord(current.devedor) ? current.devedor : {};
+        return (
+          charge.kind === kind &&
+          within((current.calendario as Json).criacao, query) &&
+          (query.status === undefined || current.status === query.status) &&
+          (query.cpf === undefined || devedor.cpf === query.cpf) &&
+          (query.cnpj === undefined || devedor.cnpj === query.cnpj) &&
+          (query.locationPresente === undefined || Boolean(current.loc) === query.locationPresente)
+        );
+      });
+      const { items, paginacao } = page(matching, query);
+      const parametros = { inicio: query.inicio, fim: query.fim, paginacao };
+      return { status: 200, body: { parametros, cobs: items.map((charge) => chargeView(state, charge)) } };
+    },
+  };
+  if (kind === 'cob') {
+    handlers['cob.createWithoutTxid'] = (request, state, env) => {
+      let txid = env.random.text(32);
+      while (state.charges[txid]) txid = env.random.text(32);
+      return created(state, create(state, 'cob', txid, request.body as Json, request, env));
+    };
+  }
+  return handlers;
+}

@@ -1,0 +1,63 @@
+/**
+ * The sandbox of interface B, the Pix receiving API: token, charges (cob, cobv), payload locations, Pix
+ * received and refunds, webhooks and their notifications. Control verbs: `pay` (a payer pays a charge),
+ * `keys` (the receiving user's keys, and one more with `{ add }`), `state` (everything held, for a test).
+ */
+import { defineSandboxModule, type Handler, SandboxProblem } from '../contract.js';
+import { chargeHandlers } from './charges.js';
+import { locationHandlers } from './locations.js';
+import { pay, paymentHandlers } from './payments.js';
+import { pixProblems } from './problems.js';
+import { createPixState, type Json, type PixState } from './state.js';
+import { webhookHandlers } from './webhooks.js';
+
+/** Seconds a token of interface B lives (the standard's examples use one hour). */
+export const pixTokenSeconds = 3600;
+
+/** POST /oauth/token: the client authenticates with HTTP Basic (section 5.6); the scopes asked for, or all of its own. */
+const token: Handler<PixState> = (request, _state, env) => {
+  const basic = /^Basic\s+(\S+)$/i.exec(request.headers.authorization ?? '');
+  const decoded = basic ? Buffer.from(basic[1]!, 'base64').toString('utf8') : '';
+  const colon = decoded.indexOf(':');
+  const clientId = colon > 0 ? decoded.slice(0, colon) : '';
+  if (colon <= 0 || !env.tokens.checkCredential(clientId, decoded.slice(colon + 1)))
+    throw new SandboxProblem(
+      403,
+      'AcessoNegado',
+      'the client id or secret is not one the sandbox knows (GET /_sandbox names its credentials)',
+    );
+  const held = env.tokens.scopesOf(clientId) ?? [];
+  const { scope } = request.body as Json;
+  const asked = typeof scope === 'string' && scope.trim() !== '' ? scope.trim().split(/\s+/) : held;
+  const refused = asked.filter((name) => !held.includes(name));
+  if (refused.length > 0) throw new SandboxProblem(403, 'AcessoNegado', `the credential does not hold the scope ${refused.join(', ')}`);
+  const accessToken = env.tokens.issue({ clientId, scopes: asked }, pixTokenSeconds);
+  return { status: 200, body: { access_token: accessToken, token_type: 'Bearer', expires_in: pixTokenSeconds, scope: asked.join(' ') } };
+};
+
+export const pixSandbox = defineSandboxModule<PixState>({
+  document: 'pix',
+  prefix: '/pix',
+  createState: createPixState,
+  problems: pixProblems,
+  handlers: {
+    'auth.token': token,
+    ...chargeHandlers('cob'),
+    ...chargeHandlers('cobv'),
+    ...locationHandlers,
+    ...paymentHandlers,
+    ...webhookHandlers,
+  },
+  controls: {
+    pay,
+    keys: (body, state) => {
+      if (body.add !== undefined) {
+        if (typeof body.add !== 'string' || body.add.length === 0 || body.add.length > 77)
+          throw new Error('add must be a Pix key (1 to 77 characters)');
+        if (!state.receiver.keys.includes(body.add)) state.receiver.keys.push(body.add);
+      }
+      return { keys: state.receiver.keys };
+    },
+    state: (_body, state) => state,
+  },
+});

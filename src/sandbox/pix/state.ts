@@ -1,0 +1,91 @@
+/**
+ * What the Pix sandbox holds: the receiving user (its ISPB, name, city and Pix keys), the charges with
+ * every revision, the payload locations, the Pix received with their refunds, and the webhooks per key.
+ * Plain JSON, so a snapshot is its text. Amounts are kept as the API writes them ("10.50").
+ */
+import type { SandboxEnvironment } from '../contract.js';
+
+export type Json = Record<string, unknown>;
+
+export interface StoredCharge {
+  readonly kind: 'cob' | 'cobv';
+  /** The charge as GET answers it, without `pix` (joined from `received` when answering). */
+  current: Json;
+  /** Every revision as it was, by `revisao` (GET ?revisao=n). */
+  revisions: Json[];
+  /** End-to-end ids of the Pix that paid it. */
+  paidBy: string[];
+}
+
+export interface PixState {
+  readonly receiver: { readonly ispb: string; readonly name: string; readonly city: string; readonly cnpj: string; keys: string[] };
+  charges: Record<string, StoredCharge>;
+  /** Payload locations by id (as text). */
+  locations: Record<string, Json>;
+  nextLocationId: number;
+  /** Pix received, by endToEndId, each with `devolucoes`. */
+  received: Record<string, Json>;
+  /** Webhooks by key (PUT /webhook/{chave}). */
+  webhooks: Record<string, Json>;
+  /** Location access token → txid of the charge linked to it. */
+  locationTokens: Record<string, string>;
+}
+
+/** ISPB the sandbox PSP answers with, and the one its made-up payers' PSP has. */
+export const sandboxIspb = '99999010';
+export const payerIspb = '99999020';
+
+export function createPixState(env: SandboxEnvironment): PixState {
+  return {
+    receiver: {
+      ispb: sandboxIspb,
+      name: 'Loja Sandbox Ltda',
+      city: 'SAO PAULO',
+      cnpj: '11222333000181',
+      // An e-mail, a CNPJ and a random key, as a receiving user usually holds.
+      keys: ['cobrancas@sandbox.example.com', '11222333000181', env.random.uuid()],
+    },
+    charges: {},
+    locations: {},
+    nextLocationId: 1,
+    received: {},
+    webhooks: {},
+    locationTokens: {},
+  };
+}
+
+/** "10.50" → 1050; amounts in the API are decimal text with two places. */
+export function cents(amount: unknown): number {
+  const match = typeof amount === 'string' ? /^(\d+)\.(\d{2})$/.exec(amount) : null;
+  return match ? Number(match[1]) * 100 + Number(match[2]) : Number.NaN;
+}
+
+export function amountOf(value: number): string {
+  return `${Math.trunc(value / 100)}.${String(value % 100).padStart(2, '0')}`;
+}
+
+/** RFC 3339 in UTC with milliseconds, as the sandbox writes instants. */
+export const instant = (env: SandboxEnvironment, offsetMs = 0): string => new Date(env.clock.nowMs() + offsetMs).toISOString();
+
+/** A page of `items` as the API Pix pages: `paginacao.paginaAtual` from 0, `itensPorPagina` default 100. */
+export function page<T>(items: readonly T[], query: Readonly<Record<string, unknown>>): { items: T[]; paginacao: Json } {
+  const current = typeof query['paginacao.paginaAtual'] === 'number' ? (query['paginacao.paginaAtual'] as number) : 0;
+  const size = typeof query['paginacao.itensPorPagina'] === 'number' ? (query['paginacao.itensPorPagina'] as number) : 100;
+  return {
+    items: items.slice(current * size, current * size + size),
+    paginacao: {
+      paginaAtual: current,
+      itensPorPagina: size,
+      quantidadeDePaginas: Math.ceil(items.length / size),
+      quantidadeTotalDeItens: items.length,
+    },
+  };
+}
+
+/** Whether an RFC 3339 instant lies between the `inicio` and `fim` of a list query (both inclusive). */
+export function within(at: unknown, query: Readonly<Record<string, unknown>>): boolean {
+  const time = typeof at === 'string' ? Date.parse(at) : Number.NaN;
+  const from = typeof query.inicio === 'string' ? Date.parse(query.inicio) : Number.NEGATIVE_INFINITY;
+  const to = typeof query.fim === 'string' ? Date.parse(query.fim) : Number.POSITIVE_INFINITY;
+  return time >= from && time <= to;
+}

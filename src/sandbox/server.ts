@@ -1,0 +1,241 @@
+/**
+ * `contrato sandbox`: one HTTP server on loopback holding the sandbox of every interface, each under its
+ * prefix (`/accounts/api/v2`, `/pix`, `/messages`, `/core-banking`), and the control plane under
+ * `/_sandbox`. One process and one port, so it is ready in well under a second.
+ */
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { errorTypeStatuses } from '../cli/problem-checks.js';
+import { bundledSpecPath } from '../cli/registry.js';
+import { readBody } from '../events/body.js';
+import { findInterface } from '../interfaces.js';
+import { createSandboxClock } from './clock.js';
+import type { Principal, SandboxEnvironment, SandboxModule } from './contract.js';
+import { controlPlane, controlPrefix } from './control.js';
+import { type MountedModule, SandboxEngine } from './engine.js';
+import { FaultPlan } from './faults.js';
+import { createSeededRandom } from './random.js';
+import { createTokenIssuer, defaultSandboxCredentials } from './tokens.js';
+import { createWebhookDispatcher } from './webhooks.js';
+
+export interface SandboxOptions {
+  readonly host?: string;
+  /** 0 (the default in tests) picks a free port. */
+  readonly port?: number;
+  /** Seed of every id the sandbox makes; the same seed repeats a run. */
+  readonly seed?: string;
+  readonly modules: readonly SandboxModule<unknown>[];
+  readonly credentials?: readonly { clientId: string; clientSecret: string; scopes: readonly string[] }[];
+  /** Sandbox seconds per real second (default 1): 60 plays a 2-minute resend in 2 s. */
+  readonly speed?: number;
+  /** Check every answer against the contract, strictly (the test suite's mode). */
+  readonly strict?: boolean;
+  /** Where state is kept between runs (JSON); none by default. */
+  readonly snapshotFile?: string;
+  readonly log?: (line: string) => void;
+}
+
+export interface RunningSandbox {
+  /** `http://127.0.0.1:<port>` */
+  readonly url: string;
+  /** Base URL of a module's interface: `urlOf('pix')` is `http://127.0.0.1:<port>/pix`. */
+  urlOf(document: string): string;
+  /** Drifts from the contract found in strict mode, one line each. */
+  drifts(): readonly string[];
+  readonly env: SandboxEnvironment;
+  stateOf<State>(document: string): State;
+  stop(): Promise<void>;
+}
+
+const maxBodyBytes = 12 * 1024 * 1024;
+const bodyDeadlineMs = 30_000;
+
+function headersOf(request: IncomingMessage): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return headers;
+}
+
+/** The body as JSON, a multipart form's fields (files summarised), text otherwise; `invalid` when JSON does not parse. */
+async function parseBody(bytes: Buffer, contentType: string | undefined): Promise<{ body: unknown } | { invalid: string }> {
+  if (bytes.length === 0) return { body: undefined };
+  if (contentType && /multipart\/form-data/i.test(contentType)) {
+    const form = await new Response(bytes, { headers: { 'content-type': contentType } }).formData();
+    const fields: Record<string, unknown> = {};
+    for (const [name, value] of form.entries()) {
+      fields[name] =
+        typeof value === 'string'
+          ? value
+          : { filename: value.name, contentType: value.type, size: value.size, bytes: Buffer.from(await value.arrayBuffer()) };
+    }
+    return { body: fields };
+  }
+  if (contentType && /application\/x-www-form-urlencoded/i.test(contentType))
+    return { body: Object.fromEntries(new URLSearchParams(bytes.toString('utf8'))) };
+  if (contentType && !/json/i.test(contentType)) return { body: bytes.toString('utf8') };
+  try {
+    return { body: JSON.parse(bytes.toString('utf8')) };
+  } catch (error) {
+    return { invalid: `the body is not JSON (${(error as Error).message.split('\n')[0]})` };
+  }
+}
+
+function send(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}, contentType?: string): void {
+  const text = body === undefined ? '' : typeof body === 'string' && contentType && !/json/.test(contentType) ? body : JSON.stringify(body);
+  response.writeHead(status, {
+    ...(body === undefined ? {} : { 'content-type': contentType ?? 'application/json' }),
+    'content-length': Buffer.byteLength(text),
+    ...headers,
+  });
+  response.end(text);
+}
+
+export async function startSandbox(options: SandboxOptions): Promise<RunningSandbox> {
+  const log = options.log ?? (() => {});
+  const seed = options.seed ?? 'contrato';
+  const clock = createSandboxClock({ speed: options.speed ?? 1 });
+  let random = createSeededRandom(seed);
+  const credentials = options.credentials ?? defaultSandboxCredentials;
+  let tokens = createTokenIssuer({ clock, random, credentials });
+  const mounted = new Map<string, MountedModule>();
+  const drifts: string[] = [];
+  const webhooks = createWebhookDispatcher({
+    clock,
+    random,
+    onDisabled: (subscription) => log(`webhook ${subscription} disabled after 15 failures`),
+  });
+  const env: SandboxEnvironment = {
+    clock,
+    get random() {
+      return random;
+    },
+    webhooks,
+    get tokens() {
+      return tokens;
+    },
+    stateOf: <State>(document: string) => mounted.get(document)?.state as State | undefined,
+  };
+  const faults = new FaultPlan();
+  const engine = new SandboxEngine({ env, faults, strict: options.strict ?? false, onDrift: (drift) => drifts.push(drift) });
+
+  for (const module of options.modules) {
+    const info = findInterface(module.document);
+    if (!info) throw new Error(`the sandbox module ${module.document} names no spec document`);
+    const bundle = JSON.parse(readFileSync(bundledSpecPath(module.document), 'utf8')) as Record<string, unknown>;
+    mounted.set(module.document, {
+      module,
+      generated: await info.load(),
+      bundle,
+      state: undefined,
+      typeStatuses: errorTypeStatuses([bundle]),
+    });
+  }
+  const reset = (newSeed: string = seed): void => {
+    random = createSeededRandom(newSeed);
+    tokens = createTokenIssuer({ clock, random, credentials });
+    faults.clear();
+    for (const entry of mounted.values()) entry.state = entry.module.createState(env);
+  };
+  reset();
+  const snapshot = options.snapshotFile;
+  if (snapshot && existsSync(snapshot)) {
+    const saved = JSON.parse(readFileSync(snapshot, 'utf8')) as { states?: Record<string, unknown> };
+    for (const [document, state] of Object.entries(saved.states ?? {})) {
+      const entry = mounted.get(document);
+      if (entry) entry.state = state;
+    }
+    log(`state read from ${snapshot}`);
+  }
+  const save = (): void => {
+    if (!snapshot) return;
+    const states = Object.fromEntries([...mounted].map(([document, entry]) => [document, entry.state]));
+    writeFileSync(`${snapshot}.tmp`, JSON.stringify({ states }));
+    renameSync(`${snapshot}.tmp`, snapshot);
+  };
+
+  const prefixes = [...mounted.values()].sort((a, b) => b.module.prefix.length - a.module.prefix.length);
+  let address = '';
+  const control = controlPlane({
+    env,
+    faults,
+    mounted,
+    reset,
+    advance: (ms) => clock.advance(ms),
+    setSpeed: (speed) => clock.setSpeed(speed),
+    urlOf: (document) => `${address}${mounted.get(document)?.module.prefix ?? ''}`,
+    knownOperation: (operationId) => [...mounted.values()].some((entry) => operationId in entry.generated.operationTable),
+  });
+
+  const server = createServer(async (request, response) => {
+    try {
+      const target = request.url ?? '/';
+      const read = await readBody(request, maxBodyBytes, bodyDeadlineMs);
+      if (read.outcome !== 'body') {
+        if (read.outcome === 'aborted') return;
+        return send(response, read.outcome === 'too-large' ? 413 : 408, { detail: `body ${read.outcome}` }, { connection: 'close' });
+      }
+      const headers = headersOf(request);
+      if (target === controlPrefix || target.startsWith(`${controlPrefix}/`)) {
+        const parsed = await parseBody(read.bytes, headers['content-type'] ?? 'application/json');
+        const answer = await control(request.method ?? 'GET', target, 'body' in parsed ? parsed.body : undefined);
+        if (request.method !== 'GET') save();
+        return send(response, answer.status, answer.body);
+      }
+      const entry = prefixes.find(
+        ({ module }) => target === module.prefix || target.startsWith(`${module.prefix}/`) || target.startsWith(`${module.prefix}?`),
+      );
+      if (!entry)
+        return send(response, 404, {
+          detail: `no interface of the sandbox is served under ${target.split('?')[0]}; see GET ${controlPrefix}`,
+        });
+      const baseUrl = `${address}${entry.module.prefix}`;
+      const parsed = await parseBody(read.bytes, headers['content-type']);
+      const call = { method: request.method ?? 'GET', target: target.slice(entry.module.prefix.length) || '/', headers, baseUrl };
+      if ('invalid' in parsed) {
+        const problem = entry.module.problems.invalid([{ pointer: '', rule: 'json', message: parsed.invalid }], {
+          operationId: '',
+          baseUrl,
+        });
+        return send(response, problem.status, problem.body, { ...problem.headers });
+      }
+      const answer = await engine.answer(entry, { ...call, body: parsed.body });
+      if (answer.delayMs) await new Promise((done) => setTimeout(done, answer.delayMs));
+      if (request.method !== 'GET') save();
+      if (answer.resetConnection) {
+        log(`${answer.operationId}: processed, connection reset (planned fault)`);
+        request.socket.destroy();
+        return;
+      }
+      send(response, answer.status, answer.body, { ...answer.headers }, answer.contentType);
+    } catch (error) {
+      log(`sandbox error: ${(error as Error).stack ?? String(error)}`);
+      drifts.push(`internal error: ${(error as Error).message}`);
+      if (!response.headersSent) send(response, 500, { detail: 'the sandbox failed on this request; its log says why' });
+    }
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  address = `http://${options.host ?? '127.0.0.1'}:${port}`;
+
+  return {
+    url: address,
+    urlOf: (document) => `${address}${mounted.get(document)?.module.prefix ?? ''}`,
+    drifts: () => [...drifts],
+    env,
+    stateOf: <State>(document: string) => mounted.get(document)?.state as State,
+    async stop() {
+      clock.stop();
+      await webhooks.stop();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+export type { Principal };
