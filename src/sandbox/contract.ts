@@ -143,12 +143,20 @@ export type Handler<State> = (request: SandboxRequest, state: State, env: Sandbo
 /** A control-plane verb (`POST /_sandbox/<document>/<verb>`): its JSON body in, its JSON answer out. */
 export type ControlVerb<State> = (body: Record<string, unknown>, state: State, env: SandboxEnvironment) => unknown;
 
+/** Where a refusal happened: the operation (when one matched), the module's address, and an id for the logs. */
+export interface ProblemContext {
+  readonly operationId?: string;
+  readonly baseUrl: string;
+  /** A uuid from the seeded random, for the `correlationId` of interfaces A and D. */
+  readonly correlationId: string;
+}
+
 /** How an interface words its refusals. */
 export interface ProblemFormat {
   /** A problem a handler threw, or one the engine raises (`not-found` of a route, 401, 429, 503). */
-  problem(problem: SandboxProblem, request: { readonly operationId?: string; readonly baseUrl: string }): SandboxAnswer;
+  problem(problem: SandboxProblem, context: ProblemContext): SandboxAnswer;
   /** A request the validators refused: the interface's 400 (A and D: RFC 7807; B: the operation's *OperacaoInvalida with violacoes). */
-  invalid(issues: readonly ValidationIssue[], request: { readonly operationId: string; readonly baseUrl: string }): SandboxAnswer;
+  invalid(issues: readonly ValidationIssue[], context: ProblemContext & { readonly operationId: string }): SandboxAnswer;
   /** Status of a missing or expired token (default 401; interface B declares none, so its module says 403). */
   readonly unauthorizedStatus?: number;
   /** The error type of the engine's own refusals in this interface's vocabulary. */

@@ -16,6 +16,7 @@ import type { CompiledValidator } from '../runtime/validation.js';
 import { check } from '../runtime/validation.js';
 import {
   type Principal,
+  type ProblemContext,
   type SandboxAnswer,
   type SandboxEnvironment,
   type SandboxModule,
@@ -139,7 +140,7 @@ export class SandboxEngine {
 
   async #respond(mounted: MountedModule, call: IncomingCall, match: OperationMatch | null): Promise<EngineAnswer> {
     const { module, generated } = mounted;
-    const where = { baseUrl: call.baseUrl };
+    const where = { baseUrl: call.baseUrl, correlationId: this.#options.env.random.uuid() };
     if (!match) {
       const path = call.target.split('?')[0];
       return module.problems.problem(
@@ -148,7 +149,7 @@ export class SandboxEngine {
       );
     }
     const { info } = match;
-    const request = { operationId: info.operationId, baseUrl: call.baseUrl };
+    const request = { ...where, operationId: info.operationId };
     const fault = this.#options.faults.take(info.operationId);
     const refused = this.#faultBefore(mounted, fault, request);
     if (refused) return refused;
@@ -219,7 +220,7 @@ export class SandboxEngine {
   }
 
   /** A fault that answers before anything is processed: 503 or 429, with Retry-After when planned. */
-  #faultBefore(mounted: MountedModule, fault: Fault | undefined, request: { operationId: string; baseUrl: string }): EngineAnswer | null {
+  #faultBefore(mounted: MountedModule, fault: Fault | undefined, request: ProblemContext & { operationId: string }): EngineAnswer | null {
     if (!fault || (fault.kind !== 'unavailable' && fault.kind !== 'rate-limited')) return null;
     const { problems } = mounted.module;
     const headers: Record<string, string> = fault.retryAfterSeconds === undefined ? {} : { 'retry-after': String(fault.retryAfterSeconds) };

@@ -198,6 +198,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
         const problem = entry.module.problems.invalid([{ pointer: '', rule: 'json', message: parsed.invalid }], {
           operationId: '',
           baseUrl,
+          correlationId: env.random.uuid(),
         });
         return send(response, problem.status, problem.body, { ...problem.headers });
       }

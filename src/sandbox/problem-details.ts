@@ -1,0 +1,63 @@
+/**
+ * How interfaces A and D refuse (section 7.1): an RFC 7807 body whose `type` is `{base_url}/errors/<type>`,
+ * `status` repeating the HTTP status, `instance` the request path and a `correlationId` (uuid) to quote to
+ * support. A request the validators refuse is a 400 `invalid-parameters` naming each field and rule.
+ */
+import type { ValidationIssue } from '../runtime/errors.js';
+import type { ProblemContext, ProblemFormat, SandboxAnswer, SandboxProblem } from './contract.js';
+
+const titles: Readonly<Record<number, string>> = {
+  400: 'Invalid parameters',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not found',
+  409: 'Conflict',
+  422: 'Unprocessable entity',
+  429: 'Too many requests',
+  500: 'Internal error',
+  501: 'Not implemented',
+  503: 'Service unavailable',
+};
+
+const problemJson = 'application/problem+json';
+
+/** The problem format of interfaces A and D at `{base_url}` (the module's sandbox address). */
+export function problemDetails(): ProblemFormat {
+  const answer = (
+    status: number,
+    type: string,
+    detail: string,
+    context: ProblemContext,
+    extra: Record<string, unknown> = {},
+  ): SandboxAnswer => ({
+    status,
+    contentType: problemJson,
+    body: {
+      type: `${context.baseUrl}/errors/${type}`,
+      title: titles[status] ?? 'Error',
+      status,
+      detail,
+      correlationId: context.correlationId,
+      ...extra,
+    },
+  });
+  return {
+    problem(problem: SandboxProblem, context): SandboxAnswer {
+      const extra =
+        problem.violations.length > 0 ? { errors: problem.violations.map(({ pointer, message }) => ({ pointer, message })) } : {};
+      const base = answer(problem.status, problem.errorType, problem.detail, context, extra);
+      return { ...base, headers: problem.headers };
+    },
+    invalid(issues: readonly ValidationIssue[], context): SandboxAnswer {
+      const detail = issues.map((issue) => `${issue.pointer || '/'}: ${issue.message}`).join('; ');
+      return answer(400, 'invalid-parameters', detail, context);
+    },
+    types: {
+      unauthorized: 'unauthorized',
+      forbidden: 'forbidden',
+      notFound: 'not-found',
+      tooManyRequests: 'too-many-requests',
+      unavailable: 'service-unavailable',
+    },
+  };
+}
