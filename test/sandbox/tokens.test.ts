@@ -1,0 +1,176 @@
+/** The sandbox's token issuer: opaque seeded tokens, expiry on the sandbox clock, credentials compared in constant time. */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { projectRoot } from '../../scripts/lib.js';
+import { createSandboxClock } from '../../src/sandbox/clock.js';
+import { createSeededRandom } from '../../src/sandbox/random.js';
+import { createTokenIssuer, defaultSandboxCredentials, type SandboxCredential } from '../../src/sandbox/tokens.js';
+
+const start = Date.UTC(2026, 0, 5, 12, 0, 0);
+const credentials: SandboxCredential[] = [
+  { clientId: 'partner', clientSecret: 'correct horse battery staple', scopes: ['cob.read', 'cob.write'] },
+  { clientId: 'baas_other', clientSecret: 'another-secret', scopes: [] },
+];
+
+function issuer(seed = 'tokens-test') {
+  const clock = createSandboxClock({ startMs: start, speed: 0 });
+  clock.stop(); // frozen and timer-free: only advance moves it
+  return { clock, tokens: createTokenIssuer({ clock, random: createSeededRandom(seed), credentials }) };
+}
+
+const principal = { clientId: 'partner', scopes: ['cob.read'] };
+
+describe('createTokenIssuer', () => {
+  it('issues opaque tokens of at least 32 letters and digits that verify to their principal', () => {
+    const { tokens } = issuer();
+    const first = tokens.issue(principal, 3600);
+    const second = tokens.issue(principal, 3600);
+    expect(first).toMatch(/^[A-Za-z0-9]{32,}$/);
+    expect(first).not.toBe(second);
+    expect(first).not.toContain('partner');
+    expect(tokens.verify(first)).toEqual(principal);
+  });
+
+  it('issues the same tokens for the same seed (a seeded run repeats)', () => {
+    const issueThree = (seed: string) => {
+      const { tokens } = issuer(seed);
+      return [1, 2, 3].map(() => tokens.issue(principal, 60));
+    };
+    expect(issueThree('seed-a')).toEqual(issueThree('seed-a'));
+    expect(issueThree('seed-a')).not.toEqual(issueThree('seed-b'));
+  });
+
+  it('keeps the principal as issued: changing the caller’s array afterwards changes nothing', () => {
+    const { tokens } = issuer();
+    const scopes = ['cob.read'];
+    const token = tokens.issue({ clientId: 'partner', scopes }, 60);
+    scopes.push('cob.write');
+    expect(tokens.verify(token)).toEqual({ clientId: 'partner', scopes: ['cob.read'] });
+  });
+
+  it.each([
+    { given: { ttlSeconds: 60, advanceMs: 0 }, want: 'valid' },
+    { given: { ttlSeconds: 60, advanceMs: 59_999 }, want: 'valid' },
+    { given: { ttlSeconds: 60, advanceMs: 60_000 }, want: 'expired' },
+    { given: { ttlSeconds: 3600, advanceMs: 86_400_000 }, want: 'expired' },
+    { given: { ttlSeconds: 0.5, advanceMs: 499 }, want: 'valid' },
+  ])('measures expiry on the sandbox clock: $given → $want', ({ given, want }) => {
+    const { clock, tokens } = issuer();
+    const token = tokens.issue(principal, given.ttlSeconds);
+    clock.advance(given.advanceMs);
+    expect(tokens.verify(token)).toEqual(want === 'valid' ? principal : 'expired');
+  });
+
+  it.each([{ given: '' }, { given: 'not-a-token' }, { given: 'A'.repeat(43) }])(
+    'answers unknown to a token never issued: "$given"',
+    ({ given }) => {
+      expect(issuer().tokens.verify(given)).toBe('unknown');
+    },
+  );
+
+  it.each([{ given: 0 }, { given: -1 }, { given: Number.NaN }])('refuses a lifetime of $given seconds', ({ given }) => {
+    expect(() => issuer().tokens.issue(principal, given)).toThrow(RangeError);
+  });
+
+  it.each([
+    { given: ['partner', 'correct horse battery staple'], want: true },
+    { given: ['partner', 'correct horse battery stapl'], want: false },
+    { given: ['partner', 'correct horse battery staple!'], want: false },
+    { given: ['partner', 'Correct horse battery staple'], want: false },
+    { given: ['partner', ''], want: false },
+    { given: ['partner', 'another-secret'], want: false },
+    { given: ['baas_other', 'another-secret'], want: true },
+    { given: ['nobody', 'correct horse battery staple'], want: false },
+    { given: ['', ''], want: false },
+  ])('checks the credential $given.0 / "$given.1" → $want (secrets of any length, no throw)', ({ given, want }) => {
+    expect(issuer().tokens.checkCredential(given[0]!, given[1]!)).toBe(want);
+  });
+
+  it('tells the scopes of a known credential, undefined for an unknown one', () => {
+    const { tokens } = issuer();
+    expect(tokens.scopesOf('partner')).toEqual(['cob.read', 'cob.write']);
+    expect(tokens.scopesOf('nobody')).toBeUndefined();
+  });
+
+  it('refuses a credential listed twice', () => {
+    const clock = createSandboxClock({ speed: 0 });
+    clock.stop();
+    const twice = [credentials[0]!, { ...credentials[0]!, clientSecret: 'other' }];
+    expect(() => createTokenIssuer({ clock, random: createSeededRandom('x'), credentials: twice })).toThrow(/listed twice/);
+  });
+});
+
+describe('defaultSandboxCredentials', () => {
+  const bundleScopes = (document: string): string[] => {
+    const bundle = JSON.parse(readFileSync(join(projectRoot, 'generated', document, 'openapi.json'), 'utf8')) as {
+      components: { securitySchemes: { oauth2: { flows: { clientCredentials: { scopes: Record<string, string> } } } } };
+    };
+    return Object.keys(bundle.components.securitySchemes.oauth2.flows.clientCredentials.scopes);
+  };
+  const scopesOf = (clientId: string) => defaultSandboxCredentials.find((credential) => credential.clientId === clientId)?.scopes;
+  const sorted = (scopes: readonly string[] | undefined) => [...(scopes ?? [])].sort();
+  const baasOnly = /^(baas\.|fee-rules\.|baas-users\.)/;
+
+  it('lists one credential per kind of caller, each with a distinct client id', () => {
+    expect(defaultSandboxCredentials.map((credential) => credential.clientId)).toEqual([
+      'sandbox-account',
+      'baas_sandbox',
+      'sandbox-pix',
+      'sandbox-core',
+      'sandbox-messages',
+    ]);
+  });
+
+  it.each([
+    { given: 'sandbox-pix', want: 'the scopes of the oauth2 scheme of generated/pix', document: 'pix' },
+    { given: 'sandbox-core', want: 'the scopes of the oauth2 scheme of generated/core-banking', document: 'core-banking' },
+  ])('gives $given $want (they cannot drift from the bundle)', ({ given, document }) => {
+    expect(sorted(scopesOf(given))).toEqual(sorted(bundleScopes(document)));
+  });
+
+  it('gives the BaaS credential every scope of section 5: those of the accounts and core-banking schemes but institution', () => {
+    // `institution` is core banking's own scope, which section 5's table omits (its description says so).
+    const sectionFive = new Set([...bundleScopes('accounts'), ...bundleScopes('core-banking')].filter((scope) => scope !== 'institution'));
+    expect(sorted(scopesOf('baas_sandbox'))).toEqual(sorted([...sectionFive]));
+    expect(sectionFive.size).toBe(42);
+  });
+
+  it('gives the account credential the scopes of section 5 but the BaaS-only ones', () => {
+    const baas = scopesOf('baas_sandbox') ?? [];
+    expect(sorted(scopesOf('sandbox-account'))).toEqual(sorted(baas.filter((scope) => !baasOnly.test(scope))));
+    expect(baas.filter((scope) => baasOnly.test(scope))).toEqual([
+      'baas.accounts.read',
+      'baas.onboarding.read',
+      'baas.onboarding.write',
+      'baas.credentials.write',
+      'fee-rules.read',
+      'fee-rules.write',
+      'baas-users.read',
+      'baas-users.write',
+    ]);
+  });
+
+  it('names the BaaS credential with the baas_ prefix of section 5.5, and only it', () => {
+    expect(defaultSandboxCredentials.filter((credential) => credential.clientId.startsWith('baas_')).map((c) => c.clientId)).toEqual([
+      'baas_sandbox',
+    ]);
+  });
+
+  it('gives the messages credential no scopes (interface C has a svc-token session, not scopes)', () => {
+    expect(scopesOf('sandbox-messages')).toEqual([]);
+  });
+
+  it('accepts every default credential with its documented secret', () => {
+    const clock = createSandboxClock({ speed: 0 });
+    clock.stop();
+    const tokens = createTokenIssuer({ clock, random: createSeededRandom('defaults'), credentials: defaultSandboxCredentials });
+    expect(defaultSandboxCredentials.map((credential) => tokens.checkCredential(credential.clientId, 'sandbox-secret'))).toEqual([
+      true,
+      true,
+      true,
+      true,
+      true,
+    ]);
+  });
+});
