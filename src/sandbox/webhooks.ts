@@ -67,7 +67,7 @@ interface Subscription {
 }
 
 export function createWebhookDispatcher(options: WebhookDispatcherOptions): SandboxWebhookDispatcher {
-  const { clock, random } = options;
+  const { clock } = options;
   const timeoutMs = options.timeoutMs ?? 5000;
   if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new RangeError(`timeoutMs must be > 0, got ${timeoutMs}`);
   const entries: Entry[] = [];
@@ -170,7 +170,8 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Sand
       if (url.protocol !== 'http:' && url.protocol !== 'https:')
         throw new TypeError(`a webhook is delivered over http or https, not ${url.protocol} (${delivery.label})`);
       const entry: Entry = {
-        id: random.uuid(),
+        // Read at each send: an engine that reseeds on reset may hand a getter that answers the new stream.
+        id: options.random.uuid(),
         subscription: delivery.subscription,
         label: delivery.label,
         url,
