@@ -8,7 +8,7 @@ const interfaceNames = interfaces.map((info) => info.name).join(', ');
 const portOption: OptionSpec = {
   name: 'port',
   value: '<n>',
-  description: `base port (default ${defaultBasePort}): the docs site on <n>, each mock at its offset (accounts <n>+11, pix +12, messages +13, core-banking +14, pix-location +15); 0 gives each a free port`,
+  description: `base port (default ${defaultBasePort}): the docs site on <n>, the sandbox on <n>+10, each mock at its offset (accounts <n>+11, pix +12, messages +13, core-banking +14, pix-location +15); 0 gives each a free port`,
 };
 const hostOption: OptionSpec = {
   name: 'host',
@@ -19,6 +19,11 @@ const dynamicOption: OptionSpec = {
   name: 'dynamic',
   description: 'answers generated from the schemas (seeded, the same every run) instead of the examples',
 };
+const sandboxOptions: readonly OptionSpec[] = [
+  { name: 'seed', value: '<text>', description: 'seed of every id the sandbox makes (default contrato): the same seed repeats a run' },
+  { name: 'speed', value: '<n>', description: 'sandbox seconds per real second (default 1): 60 plays a 2-minute webhook resend in 2 s' },
+  { name: 'snapshot', value: '<file>', description: 'keep the sandbox state in this JSON file, so a restart finds what was created' },
+];
 const siteOption: OptionSpec = {
   name: 'site',
   value: '<dir>',
@@ -110,6 +115,28 @@ export const commands = [
     notes: [`interfaces: ${interfaceNames} (all when none is named)`],
   },
   {
+    name: 'sandbox',
+    summary: 'serve the stateful sandbox of the interfaces, or drive a running one (pay a charge, move the clock, plan a fault)',
+    usage: [
+      'sandbox [--port <n>] [--host <address>] [--seed <text>] [--speed <n>] [--snapshot <file>]',
+      'sandbox status | reset | deliveries [--url <sandbox>]',
+      'sandbox pay <txid> | clock <seconds> | resend <delivery-id> [--url <sandbox>]',
+      'sandbox fault <operationId> <unavailable|reset-after-processing|rate-limited|slow> [--count <n>] [--url <sandbox>]',
+      'sandbox control <interface>/<verb> [json] [--url <sandbox>]',
+    ],
+    options: [
+      portOption,
+      hostOption,
+      ...sandboxOptions,
+      { name: 'url', value: '<sandbox>', description: 'address of the running sandbox to drive (default http://127.0.0.1:4010)' },
+      { name: 'count', value: '<n>', description: 'how many calls a planned fault applies to (default 1)' },
+    ],
+    notes: [
+      'The sandbox serves each interface under its prefix: /accounts/api/v2, /pix, /messages, /core-banking; its control plane is under /_sandbox.',
+      'Credentials it knows: sandbox-account, baas_sandbox, sandbox-pix, sandbox-core, sandbox-messages, each with the secret sandbox-secret.',
+    ],
+  },
+  {
     name: 'docs',
     summary: 'build (when stale) and serve the documentation site',
     usage: ['docs [--site <dir>] [--port <n>] [--host <address>]'],
@@ -117,9 +144,9 @@ export const commands = [
   },
   {
     name: 'start',
-    summary: 'the mocks of every interface and the docs site together, as npm start serves them',
-    usage: ['start [--dynamic] [--site <dir>] [--port <n>] [--host <address>]'],
-    options: [dynamicOption, siteOption, portOption, hostOption],
+    summary: 'the sandbox of every interface and the docs site together, as npm start serves them (contrato mock serves the Prism mocks)',
+    usage: ['start [--site <dir>] [--port <n>] [--host <address>] [--seed <text>] [--speed <n>] [--snapshot <file>]'],
+    options: [siteOption, portOption, hostOption, ...sandboxOptions],
   },
   {
     name: 'dev-certs',

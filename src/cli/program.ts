@@ -49,6 +49,17 @@ function stringOption(parsed: ParsedArguments, name: string): string | undefined
   return typeof value === 'string' ? value : undefined;
 }
 
+/** The sandbox's own options of `start` and `sandbox`. */
+function sandboxSettings(parsed: ParsedArguments): { seed?: string; speed?: number; snapshotFile?: string } {
+  const seed = stringOption(parsed, 'seed');
+  const speedText = stringOption(parsed, 'speed');
+  const speed = speedText === undefined ? undefined : Number(speedText);
+  if (speed !== undefined && !(speed > 0 && speed <= 100_000))
+    throw new UsageError(`--speed takes a number above 0 and at most 100000, got ${JSON.stringify(speedText)}`);
+  const snapshotFile = stringOption(parsed, 'snapshot');
+  return { ...(seed ? { seed } : {}), ...(speed ? { speed } : {}), ...(snapshotFile ? { snapshotFile } : {}) };
+}
+
 function noPositionals(spec: CommandSpec, parsed: ParsedArguments): void {
   if (parsed.positionals.length > 0)
     throw new UsageError(`${spec.name} takes no argument ${JSON.stringify(parsed.positionals[0])}; contrato ${spec.usage[0]}`);
@@ -77,7 +88,13 @@ async function untilInterrupted(servers: readonly RunningServer[], output: Outpu
   return 0;
 }
 
-async function serve(names: readonly InterfaceName[], siteDir: string | null, parsed: ParsedArguments, output: Output): Promise<number> {
+async function serve(
+  names: readonly InterfaceName[],
+  siteDir: string | null,
+  parsed: ParsedArguments,
+  output: Output,
+  withSandbox = false,
+): Promise<number> {
   const { startAll } = await import('./servers.js');
   const host = stringOption(parsed, 'host');
   const servers = await startAll(names, siteDir, {
@@ -85,6 +102,7 @@ async function serve(names: readonly InterfaceName[], siteDir: string | null, pa
     ...(host ? { host } : {}),
     dynamic: parsed.options.has('dynamic'),
     log: output.out,
+    ...(withSandbox ? { sandbox: sandboxSettings(parsed) } : {}),
   });
   return untilInterrupted(servers, output);
 }
@@ -116,12 +134,12 @@ async function runCommand(name: CommandName, parsed: ParsedArguments, context: R
       return serve([], site(), parsed, output);
     case 'start':
       noPositionals(spec, parsed);
-      return serve(
-        interfaces.map((info) => info.name),
-        site(),
-        parsed,
-        output,
-      );
+      return serve([], site(), parsed, output, true);
+    case 'sandbox': {
+      if (parsed.positionals.length === 0) return serve([], null, parsed, output, true);
+      const { sandboxVerb } = await import('./sandbox-command.js');
+      return sandboxVerb(parsed.positionals, { url: stringOption(parsed, 'url'), count: stringOption(parsed, 'count') }, output);
+    }
     case 'dev-certs': {
       noPositionals(spec, parsed);
       const days = stringOption(parsed, 'days');

@@ -175,6 +175,8 @@ export function serveStatic(siteDir: string, port: number, host: string = defaul
 export interface StartOptions extends MockOptions {
   /** Base port: the docs site on it, each mock at its offset (4011 - 4000 for accounts, ...); 0 gives every server a free port. */
   readonly port?: number;
+  /** Also start the sandbox of every interface (at base + 10), with these settings. */
+  readonly sandbox?: { readonly seed?: string; readonly speed?: number; readonly snapshotFile?: string };
   /** Where progress goes, one line per event. */
   readonly log?: (line: string) => void;
 }
@@ -195,13 +197,16 @@ export async function startAll(
   const host = options.host ?? defaultHost;
   const base = options.port ?? defaultBasePort;
   const mocks = names.map((name) => ({ name, port: portFor(base, findInterface(name)!.mockPort) }));
+  const sandboxPort = options.sandbox ? portFor(base, (await import('../sandbox/modules.js')).sandboxPort) : null;
   const planned: PlannedPort[] = [
+    ...(sandboxPort === null ? [] : [{ port: sandboxPort, label: 'sandbox' }]),
     ...mocks.map(({ name, port }) => ({ port, label: `mock ${name}` })),
     ...(siteDir ? [{ port: portFor(base, docsPort), label: 'docs site' }] : []),
   ];
   await assertPortsFree(host, planned);
   const started = Date.now();
   const waitingFor = [
+    sandboxPort === null ? '' : 'the sandbox',
     mocks.length > 0 ? `${mocks.length} Prism ${mocks.length === 1 ? 'mock' : 'mocks'} (${mocks.map((mock) => mock.name).join(', ')})` : '',
     siteDir ? 'the docs site' : '',
   ].filter(Boolean);
@@ -211,6 +216,18 @@ export async function startAll(
     log(`mock  ${name.padEnd(14)} ${server.url.padEnd(24)} ready in ${seconds(started)}`);
     return server;
   });
+  if (sandboxPort !== null) {
+    tasks.push(
+      (async () => {
+        const { startSandbox } = await import('../sandbox/server.js');
+        const { sandboxModules } = await import('../sandbox/modules.js');
+        const sandbox = await startSandbox({ ...options.sandbox, modules: sandboxModules, host, port: sandboxPort, log });
+        log(`sandbox ${'(stateful)'.padEnd(12)} ${sandbox.url.padEnd(24)} ready in ${seconds(started)}`);
+        for (const module of sandboxModules) log(`        ${module.document.padEnd(14)} ${sandbox.urlOf(module.document)}`);
+        return { url: sandbox.url, stop: () => sandbox.stop() };
+      })(),
+    );
+  }
   if (siteDir) {
     tasks.push(
       (async () => {

@@ -102,17 +102,23 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   let tokens = createTokenIssuer({ clock, random, credentials });
   const mounted = new Map<string, MountedModule>();
   const drifts: string[] = [];
-  const webhooks = createWebhookDispatcher({
-    clock,
-    random,
-    onDisabled: (subscription) => log(`webhook ${subscription} disabled after 15 failures`),
-  });
+  const newDispatcher = () =>
+    createWebhookDispatcher({
+      clock,
+      get random() {
+        return random;
+      },
+      onDisabled: (subscription) => log(`webhook ${subscription} disabled after more than 15 consecutive failures`),
+    });
+  let webhooks = newDispatcher();
   const env: SandboxEnvironment = {
     clock,
     get random() {
       return random;
     },
-    webhooks,
+    get webhooks() {
+      return webhooks;
+    },
     get tokens() {
       return tokens;
     },
@@ -135,6 +141,10 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   }
   const reset = (newSeed: string = seed): void => {
     random = createSeededRandom(newSeed);
+    // A new dispatcher: the old one's scheduled resends and disabled subscriptions belong to the state reset.
+    const old = webhooks;
+    webhooks = newDispatcher();
+    void old.stop();
     tokens = createTokenIssuer({ clock, random, credentials });
     faults.clear();
     for (const entry of mounted.values()) entry.state = entry.module.createState(env);

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../scripts/lib.js';
+import { sandboxModules } from '../../src/sandbox/modules.js';
 import { interfaces } from '../../src/interfaces.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'contrato-start-'));
@@ -51,40 +52,66 @@ async function occupyPort(): Promise<{ port: number; server: Server }> {
 }
 
 describe('npm start', () => {
-  it('prints what it starts, a line per server as each is ready, serves them, and stops on SIGTERM', async () => {
+  it('prints what it starts, a line per server as each is ready, serves the sandbox and the docs, and stops on SIGTERM', async () => {
     const { child, output } = await startUntil(['--import', 'tsx', 'scripts/start.ts', '--port', '0'], /all ready in [\d.]+ s/, 150_000);
     expect(output).toMatch(/^checking generated\/ against specs\//m);
-    expect(output).toMatch(
-      /^starting 5 Prism mocks \(accounts, pix, pix-location, messages, core-banking\) and the docs site on 127\.0\.0\.1/m,
-    );
-    const urls = new Map<string, string>();
-    for (const match of output.matchAll(/^(mock|docs) {2}(\S+)\s+(http:\/\/127\.0\.0\.1:\d+)\/?\s+ready in [\d.]+ s/gm))
-      urls.set(match[2]!, match[3]!);
-    expect([...urls.keys()].sort()).toEqual([...interfaces.map((info) => info.name), 'site'].sort());
-    // --port 0: every server on a port of its own, none on the defaults.
-    expect(new Set(urls.values()).size).toBe(urls.size);
+    expect(output).toMatch(/^starting the sandbox and the docs site on 127\.0\.0\.1/m);
+    const site = /^docs {2}site\s+(http:\/\/127\.0\.0\.1:\d+)\/?\s+ready in [\d.]+ s/m.exec(output)?.[1];
+    const sandbox = /^sandbox \(stateful\)\s+(http:\/\/127\.0\.0\.1:\d+)\s+ready in [\d.]+ s/m.exec(output)?.[1];
+    expect(site).toBeDefined();
+    expect(sandbox).toBeDefined();
+    // --port 0: each server on a port of its own.
+    expect(site).not.toBe(sandbox);
+    for (const module of sandboxModules) expect(output).toContain(`${module.document.padEnd(14)} ${sandbox}${module.prefix}`);
 
-    expect((await fetch(`${urls.get('site')}/`)).status).toBe(200);
+    expect((await fetch(`${site}/`)).status).toBe(200);
+    const status = (await (await fetch(`${sandbox}/_sandbox`)).json()) as { interfaces: Record<string, { url: string }> };
+    expect(Object.keys(status.interfaces).sort()).toEqual(sandboxModules.map((module) => module.document).sort());
+    const token = await fetch(`${sandbox}/pix/oauth/token`, {
+      method: 'POST',
+      headers: {
+        authorization: `Basic ${Buffer.from('sandbox-pix:sandbox-secret').toString('base64')}`,
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+      body: 'grant_type=client_credentials',
+    });
+    expect(token.status).toBe(200);
+
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    await expect(fetch(`${sandbox}/_sandbox`)).rejects.toThrow();
+  }, 180_000);
+
+  it('contrato mock still serves the Prism mocks of every interface', async () => {
+    const { child, output } = await startUntil(
+      ['--import', 'tsx', 'src/cli/main.ts', 'mock', '--port', '0'],
+      /all ready in [\d.]+ s/,
+      150_000,
+    );
+    expect(output).toMatch(/^starting 5 Prism mocks \(accounts, pix, pix-location, messages, core-banking\) on 127\.0\.0\.1/m);
+    const urls = new Map<string, string>();
+    for (const match of output.matchAll(/^mock {2}(\S+)\s+(http:\/\/127\.0\.0\.1:\d+)\/?\s+ready in [\d.]+ s/gm))
+      urls.set(match[1]!, match[2]!);
+    expect([...urls.keys()].sort()).toEqual(interfaces.map((info) => info.name).sort());
     const authorised = await fetch(`${urls.get('core-banking')}/fee-rules`, { headers: { authorization: 'Bearer any' } });
     expect(authorised.status).toBe(200);
     // The spec's mutualTLS scheme, which Prism cannot check over plain HTTP, is no violation of the request.
     expect(authorised.headers.get('sl-violations')).toBeNull();
     const anonymous = await fetch(`${urls.get('core-banking')}/fee-rules`);
     expect(anonymous.headers.get('sl-violations')).toMatch(/Invalid security scheme used/);
-
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
-    await expect(fetch(`${urls.get('core-banking')}/fee-rules`)).rejects.toThrow();
   }, 180_000);
 
   it.each([
     { given: 'SIGKILL', signals: ['SIGKILL'] as const },
     { given: 'a second SIGTERM while stopping (Ctrl-C twice)', signals: ['SIGTERM', 'SIGTERM'] as const },
   ])(
-    'leaves no mock running after $given',
+    'contrato mock leaves no Prism running after $given',
     async ({ signals }) => {
-      const { child } = await startUntil(['--import', 'tsx', 'scripts/start.ts', '--port', '0'], /all ready in [\d.]+ s/, 150_000);
+      const { child } = await startUntil(['--import', 'tsx', 'src/cli/main.ts', 'mock', '--port', '0'], /all ready in [\d.]+ s/, 150_000);
       const mockProcesses = spawnSync('ps', ['-o', 'pid=,args=', '--ppid', String(child.pid)], { encoding: 'utf8' })
         .stdout.split('\n')
         .filter((line) => line.includes('prism-cli'))

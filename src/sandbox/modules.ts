@@ -1,0 +1,11 @@
+/**
+ * The sandbox modules `contrato sandbox` and `npm start` serve, one per spec document that has one.
+ * A module's document must be one of src/interfaces.ts (test/sandbox/modules.test.ts checks it).
+ */
+import type { MountableModule } from './contract.js';
+import { pixSandbox } from './pix/index.js';
+
+export const sandboxModules: readonly MountableModule[] = [pixSandbox];
+
+/** Loopback port of the sandbox when nothing else is asked (the docs site is on 4000, the Prism mocks on 4011 to 4015). */
+export const sandboxPort = 4010;
