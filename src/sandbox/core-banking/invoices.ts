@@ -1,0 +1,284 @@
+/**
+ * Invoices of interface D (section 4.10, body as 4.4, states of section 3), under `/accounts/{accountId}`:
+ *
+ * - creation needs `Idempotency-Key` (1..160): the same key and payload replay the first answer, another
+ *   payload is 409;
+ * - SCHEDULED invoices start DRAFT and are emitted later; IMMEDIATE ones are issued at once: a Pix charge
+ *   (txId and a BR Code) and/or a boleto, which stays REGISTERING with its barcode and digitable line until
+ *   the registry confirms it (after `registrySeconds` of sandbox time, or the control verb `register`);
+ * - emit issues a DRAFT and is idempotent on an invoice already issued; cancel gives `{ success }`, 422 for a
+ *   REGISTERING or paid invoice; the control verb `payInvoice` pays a registered one (status COMPLETED, the
+ *   account's balance credited).
+ *
+ * The contract knows three status values (DRAFT, REGISTERING, COMPLETED). A registered invoice awaiting
+ * payment and a cancelled one are states of section 3 with no value shown, so their answers carry no
+ * `status` rather than an invented one; the control verb `state` shows every invoice's stage.
+ */
+import { modulo11Bank, digitableLineOfBarcode } from '../../formats/boleto.js';
+import { buildBrCode } from '../../formats/brcode.js';
+import { checkPixKey } from '../../formats/pix.js';
+import type { ControlVerb, Handler, SandboxEnvironment } from '../contract.js';
+import { SandboxProblem } from '../contract.js';
+import {
+  type CoreBankingState,
+  callerOf,
+  idempotent,
+  invalid,
+  type InvoiceStage,
+  type Json,
+  notFound,
+  numberOr,
+  pageOf,
+  type StoredAccount,
+  type StoredInvoice,
+  visibleAccount,
+} from './state.js';
+
+/** Sandbox seconds the boleto registry takes to confirm a registration. */
+export const registrySeconds = 60;
+
+const statusOf: Readonly<Record<InvoiceStage, string | undefined>> = {
+  draft: 'DRAFT',
+  registering: 'REGISTERING',
+  registered: undefined,
+  paid: 'COMPLETED',
+  cancelled: undefined,
+};
+
+/** Registrations the registry has confirmed by now (sandbox time). */
+export function confirmRegistrations(state: CoreBankingState, env: SandboxEnvironment): void {
+  const now = env.clock.nowMs();
+  for (const invoice of Object.values(state.invoices))
+    if (invoice.stage === 'registering' && invoice.registersAtMs !== null && invoice.registersAtMs <= now) invoice.stage = 'registered';
+}
+
+/** The invoice as answered: its status where the contract has a value for its stage. */
+export function invoiceView(invoice: StoredInvoice): Json {
+  const status = statusOf[invoice.stage];
+  const { id, txId, brCode, amount, description, ...rest } = invoice.view;
+  return { id, txId, brCode, amount, description, ...(status === undefined ? {} : { status }), ...rest };
+}
+
+const plain = (text: string): string =>
+  text
+    .normalize('NFD')
+    .replace(/[^\x20-\x7e]/g, '')
+    .toUpperCase();
+
+/** FEBRABAN due-date factor: days since 1997-10-07, restarting at 1000 after 9999 (on 2025-02-22). */
+function dueFactor(dueDate: string): string {
+  const days = Math.round((Date.parse(`${dueDate}T00:00:00Z`) - Date.parse('1997-10-07T00:00:00Z')) / 86_400_000);
+  const factor = days <= 9999 ? Math.max(days, 0) : ((days - 10_000) % 9000) + 1000;
+  return String(factor).padStart(4, '0');
+}
+
+/** A bank boleto barcode of bank 999 (none real), due date and amount in place, general check digit computed. */
+function boletoOf(invoice: StoredInvoice, dueDate: string, env: SandboxEnvironment): { barcode: string; line: string } {
+  const cents = Math.round((invoice.view.amount as number) * 100);
+  if (cents > 9_999_999_999) throw invalid('/body/amount: a boleto carries at most 99999999.99');
+  const free = `${String(invoice.view.id).padStart(10, '0')}${env.random.text(15, '0123456789')}`;
+  const withoutDigit = `9999${dueFactor(dueDate)}${String(cents).padStart(10, '0')}${free}`;
+  const barcode = `${withoutDigit.slice(0, 4)}${modulo11Bank(withoutDigit)}${withoutDigit.slice(4)}`;
+  return { barcode, line: digitableLineOfBarcode(barcode) };
+}
+
+/** Issues the Pix charge and/or registers the boleto: IMMEDIATE at creation, SCHEDULED on emit. */
+function issue(invoice: StoredInvoice, account: StoredAccount, dueDate: string, env: SandboxEnvironment): void {
+  const { view } = invoice;
+  const method = view.paymentMethod as string;
+  if (method !== 'BOLETO') {
+    const txId = env.random.text(25);
+    view.txId = txId;
+    view.brCode = buildBrCode({
+      key: view.pixKey as string,
+      txid: txId,
+      amount: (view.amount as number).toFixed(2),
+      merchantName: plain(account.person.name).slice(0, 25).trim(),
+      merchantCity: 'SAO PAULO',
+    });
+  }
+  if (method === 'PIX') {
+    invoice.stage = 'registered';
+    return;
+  }
+  const { barcode, line } = boletoOf(invoice, dueDate, env);
+  view.boletoBarcode = barcode;
+  view.boletoDigitableLine = line;
+  invoice.stage = 'registering';
+  invoice.registersAtMs = env.clock.nowMs() + registrySeconds * 1000;
+}
+
+function create(state: CoreBankingState, account: StoredAccount, body: Json, env: SandboxEnvironment): StoredInvoice {
+  if (account.status !== 'ACTIVE') throw invalid(`/path/accountId: the account ${account.id} is ${account.status}`);
+  const customer = state.customers[String(body.customerId)];
+  if (!customer || String(customer.accountId) !== account.id)
+    throw notFound(
+      `no customer ${String(body.customerId)} of the account ${account.id} (POST /_sandbox/core-banking/customers lists them)`,
+    );
+  const method = (body.paymentMethod as string | undefined) ?? 'PIX';
+  if (method !== 'BOLETO') {
+    const key = checkPixKey(String(body.pixKey));
+    if (!key.valid) throw invalid(`/body/pixKey: ${key.reason}`);
+  }
+  const id = state.nextInvoiceId;
+  state.nextInvoiceId += 1;
+  const invoice: StoredInvoice = {
+    view: {
+      id,
+      txId: null,
+      brCode: null,
+      amount: body.amount,
+      description: body.description ?? null,
+      type: body.type,
+      paymentMethod: method,
+      pixKey: method === 'BOLETO' ? null : body.pixKey,
+      boletoBarcode: null,
+      boletoDigitableLine: null,
+      // Section 4.4: the due date is a day in the America/Sao_Paulo zone (UTC-3, no daylight saving time since 2019).
+      dueDate: `${String(body.dueDate)}T00:00:00-03:00`,
+      daysToPay: body.daysToPay ?? 0,
+      transactionId: null,
+      appliedInterest: null,
+      appliedFee: null,
+      interest: body.interest ?? null,
+      lateFee: body.lateFee ?? null,
+      discount: body.discount ?? null,
+      customer: {
+        id: customer.id,
+        accountId: customer.accountId,
+        name: customer.name,
+        email: typeof body.emailTo === 'string' ? body.emailTo : customer.email,
+        phone: customer.phone,
+        document: customer.document,
+        address: customer.address,
+        addresses: [customer.address],
+      },
+    },
+    stage: 'draft',
+    accountId: Number(account.id),
+    createdAtMs: env.clock.nowMs(),
+    registersAtMs: null,
+    paidAtMs: null,
+    cancelledAtMs: null,
+  };
+  if (body.type === 'IMMEDIATE') issue(invoice, account, String(body.dueDate), env);
+  state.invoices[String(id)] = invoice;
+  return invoice;
+}
+
+function stored(state: CoreBankingState, account: StoredAccount, invoiceId: string | number): StoredInvoice {
+  const invoice = state.invoices[String(invoiceId)];
+  if (!invoice || String(invoice.accountId) !== account.id) throw notFound(`no invoice ${invoiceId} of the account ${account.id}`);
+  return invoice;
+}
+
+/** The account of the path as the caller may see it, and time-driven moves applied. */
+function accountFor(state: CoreBankingState, request: Parameters<Handler<CoreBankingState>>[0], env: SandboxEnvironment) {
+  confirmRegistrations(state, env);
+  return visibleAccount(state, callerOf(state, request.principal), request.path.accountId!);
+}
+
+const filtered = (invoice: StoredInvoice, filter: string): boolean => {
+  const description = invoice.view.description;
+  const payer = (invoice.view.customer as Json).name;
+  return [description, payer].some((text) => typeof text === 'string' && text.toLowerCase().includes(filter));
+};
+
+export const invoiceHandlers: Record<string, Handler<CoreBankingState>> = {
+  'invoices.create': (request, state, env) => {
+    const account = accountFor(state, request, env);
+    const scope = { clientId: request.principal!.clientId, operationId: request.operationId, key: request.headers['idempotency-key'] };
+    // The replay is the first answer as it was (a copy), not the invoice as it is now.
+    return idempotent(state, scope, { accountId: account.id, body: request.body }, () => ({
+      status: 201,
+      body: structuredClone(invoiceView(create(state, account, request.body as Json, env))),
+    }));
+  },
+  'invoices.list': (request, state, env) => {
+    const account = accountFor(state, request, env);
+    const filter = typeof request.query.filter === 'string' ? request.query.filter.toLowerCase() : '';
+    const matching = Object.values(state.invoices)
+      .filter((invoice) => String(invoice.accountId) === account.id && (filter === '' || filtered(invoice, filter)))
+      .sort((a, b) => (b.view.id as number) - (a.view.id as number));
+    const page = numberOr(request.query.page, 1);
+    const perPage = numberOr(request.query.perPage, 20);
+    const lastPage = Math.max(1, Math.ceil(matching.length / perPage));
+    const meta = {
+      total: matching.length,
+      perPage,
+      currentPage: page,
+      firstPage: 1,
+      lastPage,
+      nextPage: page < lastPage ? page + 1 : null,
+      prevPage: page > 1 ? Math.min(page - 1, lastPage) : null,
+    };
+    return { status: 200, body: { meta, data: pageOf(matching, page, perPage).map(invoiceView) } };
+  },
+  'invoices.get': (request, state, env) => {
+    const account = accountFor(state, request, env);
+    return { status: 200, body: invoiceView(stored(state, account, request.path.invoiceId!)) };
+  },
+  'invoices.emit': (request, state, env) => {
+    const account = accountFor(state, request, env);
+    const invoice = stored(state, account, request.path.invoiceId!);
+    if (invoice.stage === 'cancelled') throw invalid(`/path/invoiceId: the invoice ${invoice.view.id} was cancelled`);
+    // Emitting an invoice already issued changes nothing (section 3: the emit of a boleto is idempotent).
+    if (invoice.stage === 'draft') issue(invoice, account, String(invoice.view.dueDate).slice(0, 10), env);
+    return { status: 200, body: invoiceView(invoice) };
+  },
+  'invoices.cancel': (request, state, env) => {
+    const account = accountFor(state, request, env);
+    const invoice = stored(state, account, request.path.invoiceId!);
+    if (invoice.stage === 'registering')
+      throw new SandboxProblem(
+        422,
+        'invoice-registering',
+        `the invoice ${invoice.view.id} is REGISTERING: it can be cancelled once the registry confirms the boleto`,
+      );
+    if (invoice.stage === 'paid') throw new SandboxProblem(422, 'invoice-paid', `the invoice ${invoice.view.id} is paid`);
+    if (invoice.stage !== 'cancelled') {
+      invoice.stage = 'cancelled';
+      invoice.cancelledAtMs = env.clock.nowMs();
+    }
+    return { status: 200, body: { success: true } };
+  },
+};
+
+function invoiceOf(state: CoreBankingState, body: Record<string, unknown>): StoredInvoice {
+  const id = body.invoiceId;
+  if (typeof id !== 'number' && typeof id !== 'string') throw new Error('invoiceId must name an invoice of the sandbox');
+  const invoice = state.invoices[String(id)];
+  if (!invoice) throw notFound(`no invoice ${String(id)} in the sandbox`);
+  return invoice;
+}
+
+/** Control verb `register`: the registry confirms the boleto of a REGISTERING invoice now. */
+export const register: ControlVerb<CoreBankingState> = (body, state, env) => {
+  confirmRegistrations(state, env);
+  const invoice = invoiceOf(state, body);
+  if (invoice.stage !== 'registering')
+    throw new SandboxProblem(409, 'conflict', `the invoice ${invoice.view.id} is not REGISTERING (stage ${invoice.stage})`);
+  invoice.stage = 'registered';
+  invoice.registersAtMs = env.clock.nowMs();
+  return { stage: invoice.stage, invoice: invoiceView(invoice) };
+};
+
+/** Control verb `payInvoice`: the payer pays a registered invoice in full; it is COMPLETED and the account credited. */
+export const payInvoice: ControlVerb<CoreBankingState> = (body, state, env) => {
+  confirmRegistrations(state, env);
+  const invoice = invoiceOf(state, body);
+  if (invoice.stage !== 'registered')
+    throw new SandboxProblem(
+      409,
+      'conflict',
+      invoice.stage === 'registering'
+        ? `the invoice ${invoice.view.id} is REGISTERING: confirm it first (POST /_sandbox/core-banking/register) or move the clock ${registrySeconds} s`
+        : `the invoice ${invoice.view.id} is ${invoice.stage}: only a registered invoice takes a payment`,
+    );
+  invoice.stage = 'paid';
+  invoice.paidAtMs = env.clock.nowMs();
+  invoice.view.transactionId = env.random.uuid();
+  invoice.view.appliedInterest = 0;
+  invoice.view.appliedFee = 0;
+  return { stage: invoice.stage, invoice: invoiceView(invoice) };
+};
