@@ -123,6 +123,7 @@ describe('a pacs.008 sent is answered by a pacs.002 on the long-poll queue', () 
       [chosen.endToEndID, 'RJCT', 'AC03'],
     ]);
     await expect(control('/messages/reject', { code: 'XX99' })).rejects.toThrow(/400.*code must be a pacs.002 codigoDeErro/);
+    await expect(control('/messages/receive', { message: 'pacs.008', body: { ...next, valor: 0 } })).rejects.toThrow(/400.*\/valor/);
   });
 
   it('the same payment sent again replays its receipt without a second pacs.002; another body with its id is a 400', async () => {
@@ -175,8 +176,9 @@ describe('messages received from another participant', () => {
     expect(Date.now() - started).toBeLessThan(900);
     expect(data).toMatchObject([{ messageType: 'pacs.008' }]);
     tail = response.headers.get('svc-pull-next')!;
+    const waited = Date.now();
     const empty = await client.messages.poll({ path: { pullNext: tail } }).withResponse();
-    expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
+    expect(Date.now() - waited).toBeGreaterThanOrEqual(900);
     expect(empty.data).toEqual([]);
     expect(empty.response.headers.get('svc-pull-next')).toBe(tail);
   });
@@ -202,9 +204,11 @@ describe('cursors resume where the consumer left off', () => {
     const restarted = clientFor(sandbox.urlOf('messages'));
     const secondRun: string[] = [];
     const again = new AbortController();
+    let polls = 0;
     for await (const batch of restarted.poll({ cursor: stored, signal: again.signal, onCursor: (cursor) => void (stored = cursor) })) {
       secondRun.push(...batch.messages.map((message) => String(message.idMensagem)));
-      if (firstRun.length + secondRun.length >= 25) again.abort();
+      polls += 1;
+      if (firstRun.length + secondRun.length >= 25 || polls >= 10) again.abort();
     }
     await restarted.close();
     expect([...firstRun, ...secondRun]).toEqual(sent);

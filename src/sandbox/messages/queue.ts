@@ -93,7 +93,8 @@ export interface PollSettings {
 export function pollHandler(settings: PollSettings): Handler<MessagesState> {
   return async (request, state) => {
     const from = positionOf(state, request.path.pullNext!);
-    const after = () => state.queue.filter((entry) => entry.sequence > from).slice(0, settings.batchSize);
+    // Messages never leave the queue and are numbered from 1: the one after position `from` is at index `from`.
+    const after = () => state.queue.slice(from, from + settings.batchSize);
     let batch = after();
     if (batch.length === 0 && settings.waitMs > 0) {
       await arrival(state, settings.waitMs);
