@@ -7,7 +7,7 @@
  * operation declares: a drift from the contract becomes a 500 naming it, so the test suite cannot miss it.
  */
 import type { OperationMatch } from '../cli/validate.js';
-import { matchOperation, parameterValue, validateDocument } from '../cli/validate.js';
+import { parameterValue, validateDocument } from '../cli/validate.js';
 import type { InterfaceModules } from '../cli/registry.js';
 import { problemIssues } from '../cli/problem-checks.js';
 import { responseSchema, strictValidator } from '../cli/strict-response.js';
@@ -24,6 +24,7 @@ import {
   type SandboxRequest,
 } from './contract.js';
 import type { Fault, FaultPlan } from './faults.js';
+import type { Router } from './router.js';
 
 type Json = Record<string, unknown>;
 
@@ -36,6 +37,8 @@ export interface MountedModule {
   state: unknown;
   /** Error types by the statuses they are declared with (for the strict check of problems). */
   readonly typeStatuses: ReadonlyMap<string, ReadonlySet<string>>;
+  /** Finds a request's operation (router.ts). */
+  readonly route: Router;
 }
 
 /** An HTTP request as the server read it. */
@@ -129,7 +132,7 @@ export class SandboxEngine {
   }
 
   async answer(mounted: MountedModule, call: IncomingCall): Promise<EngineAnswer> {
-    const match = matchOperation(mounted.generated, call.method, call.target);
+    const match = mounted.route(call.method, call.target);
     const answer = await this.#respond(mounted, call, match);
     // The 501 of an operation without a handler is the sandbox's own gap, and an injected fault is wanted:
     // neither is a drift of its answers.
@@ -140,7 +143,14 @@ export class SandboxEngine {
 
   async #respond(mounted: MountedModule, call: IncomingCall, match: OperationMatch | null): Promise<EngineAnswer> {
     const { module, generated } = mounted;
-    const where = { baseUrl: call.baseUrl, correlationId: this.#options.env.random.uuid() };
+    const { random } = this.#options.env;
+    // Drawn only when a problem is answered, so a successful call leaves the seeded sequence alone.
+    const where = {
+      baseUrl: call.baseUrl,
+      get correlationId() {
+        return random.uuid();
+      },
+    };
     if (!match) {
       const path = call.target.split('?')[0];
       return module.problems.problem(

@@ -16,6 +16,7 @@ import { controlPlane, controlPrefix } from './control.js';
 import { type MountedModule, SandboxEngine } from './engine.js';
 import { FaultPlan } from './faults.js';
 import { createSeededRandom } from './random.js';
+import { createRouter } from './router.js';
 import { createTokenIssuer, defaultSandboxCredentials } from './tokens.js';
 import { createWebhookDispatcher } from './webhooks.js';
 
@@ -131,12 +132,14 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     const info = findInterface(module.document);
     if (!info) throw new Error(`the sandbox module ${module.document} names no spec document`);
     const bundle = JSON.parse(readFileSync(bundledSpecPath(module.document), 'utf8')) as Record<string, unknown>;
+    const generated = await info.load();
     mounted.set(module.document, {
       module,
-      generated: await info.load(),
+      generated,
       bundle,
       state: undefined,
       typeStatuses: errorTypeStatuses([bundle]),
+      route: createRouter(generated),
     });
   }
   const reset = (newSeed: string = seed): void => {

@@ -1,0 +1,80 @@
+/**
+ * The operation of a request, found without scanning the whole table: routes are grouped by method and
+ * number of segments once, and a request is compared only with its group. Where two templates fit (the
+ * API Pix's /cobv/{txid} beside a location's /cobv/{token}), the one with more literal segments wins, then
+ * the one whose path parameters are valid — the rule of `contrato validate` (cli/validate.ts
+ * matchOperation), which this must agree with (test/sandbox/router.test.ts compares them on every route).
+ */
+import type { OperationMatch } from '../cli/validate.js';
+import type { InterfaceModules } from '../cli/registry.js';
+import type { OperationInfo } from '../runtime/contract.js';
+import { check } from '../runtime/validation.js';
+import { parameterValue } from '../cli/validate.js';
+
+interface Route {
+  readonly info: OperationInfo;
+  /** Per segment: the literal text, or null for a parameter (its name in `names`). */
+  readonly literals: readonly (string | null)[];
+  readonly names: readonly (string | null)[];
+  readonly literalCount: number;
+}
+
+export type Router = (method: string, target: string) => OperationMatch | null;
+
+export function createRouter(modules: InterfaceModules): Router {
+  const groups = new Map<string, Route[]>();
+  for (const info of Object.values(modules.operationTable)) {
+    const segments = info.path.split('/');
+    const names = segments.map((segment) => /^\{(.+)\}$/.exec(segment)?.[1] ?? null);
+    const literals = segments.map((segment, index) =>
+      names[index] === null ? (info.pathCaseInsensitive && index === segments.length - 1 ? segment.toLowerCase() : segment) : null,
+    );
+    const key = `${info.method} ${segments.length}`;
+    const route = { info, literals, names, literalCount: literals.filter((literal) => literal !== null).length };
+    groups.set(key, [...(groups.get(key) ?? []), route]);
+  }
+  for (const routes of groups.values()) routes.sort((a, b) => b.literalCount - a.literalCount);
+
+  const pathValid = (match: OperationMatch): boolean => {
+    const validator = modules.validators.operations[match.info.operationId]?.parameters.path;
+    if (!validator) return true;
+    const values = Object.fromEntries(
+      match.info.parameters.filter((p) => p.in === 'path').map((p) => [p.name, parameterValue(match.pathParameters[p.name] ?? '', p.type)]),
+    );
+    return check(validator, values, '/path', modules.patternDescriptions).length === 0;
+  };
+
+  return (method, target) => {
+    const path = target.split('?')[0]!;
+    const segments = path.split('/');
+    const routes = groups.get(`${method.toLowerCase()} ${segments.length}`);
+    if (!routes) return null;
+    const fitting: { match: OperationMatch; literals: number }[] = [];
+    for (const route of routes) {
+      const pathParameters: Record<string, string> = {};
+      let fits = true;
+      for (let index = 0; index < segments.length && fits; index += 1) {
+        const segment = segments[index]!;
+        const literal = route.literals[index];
+        if (literal === null || literal === undefined) {
+          if (segment === '') fits = false;
+          else {
+            try {
+              pathParameters[route.names[index]!] = decodeURIComponent(segment);
+            } catch {
+              fits = false;
+            }
+          }
+        } else if (literal !== (route.info.pathCaseInsensitive && index === segments.length - 1 ? segment.toLowerCase() : segment))
+          fits = false;
+      }
+      if (!fits) continue;
+      // A request path is always concrete: its parameters are validated.
+      fitting.push({ match: { info: route.info, pathParameters, concrete: true }, literals: route.literalCount });
+    }
+    if (fitting.length <= 1) return fitting[0]?.match ?? null;
+    // Only the best literal count competes; among those a valid path wins.
+    const best = fitting.filter((entry) => entry.literals === fitting[0]!.literals);
+    return (best.find((entry) => pathValid(entry.match)) ?? best[0]!).match;
+  };
+}
