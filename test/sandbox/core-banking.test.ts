@@ -19,6 +19,8 @@ import { checkBoletoBarcode, checkBoletoLine } from '../../src/formats/boleto.js
 import { parseBrCode } from '../../src/formats/brcode.js';
 import { checkCnpj, checkCpf } from '../../src/formats/documents.js';
 import { coreBankingSandbox, type CoreBankingState } from '../../src/sandbox/core-banking/index.js';
+import { registrySeconds } from '../../src/sandbox/core-banking/invoices.js';
+import { operationTable } from '../../generated/core-banking/operations.js';
 import { type RunningSandbox, startSandbox } from '../../src/sandbox/server.js';
 
 const seed = `core-banking-${Date.now()}`;
@@ -67,6 +69,11 @@ const refusal = async (call: Promise<unknown>): Promise<ProblemError> => {
 
 const state = (): CoreBankingState => sandbox.stateOf<CoreBankingState>('core-banking');
 
+/** A token asked for with the client, for a request sent past the client's own validation. */
+const tokenOf = async (clientId: string): Promise<string> =>
+  (await bank.auth.token({ body: { client_id: clientId, client_secret: 'sandbox-secret', grant_type: 'client_credentials' } }))
+    .access_token;
+
 beforeAll(async () => {
   sandbox = await startSandbox({ modules: [coreBankingSandbox], seed, strict: true });
   bank = clientFor('sandbox-core', 'sandbox-secret', (event) => events.push(event));
@@ -79,6 +86,10 @@ afterAll(async () => {
 afterEach(() => {
   // Every answer of every test is checked against the contract: a drift fails the test that caused it.
   expect(sandbox.drifts()).toEqual([]);
+});
+
+it('every operation of the core banking bundle has a handler (none answers 501)', () => {
+  expect(Object.keys(operationTable).filter((operationId) => !(operationId in coreBankingSandbox.handlers))).toEqual([]);
 });
 
 describe('accounts, balances and BaaS partners', () => {
@@ -183,12 +194,9 @@ describe('fee rules', () => {
       const body = { percent: 1, minAmount: 1, maxAmount: 2, [member]: value };
       const error = await bank.feeRules.update({ path: { id: created.id }, body: body as never }).catch((caught: unknown) => caught);
       expect(error).toBeInstanceOf(RequestValidationError);
-      const { access_token: token } = await bank.auth.token({
-        body: { client_id: 'sandbox-core', client_secret: 'sandbox-secret', grant_type: 'client_credentials' },
-      });
       const answer = await fetch(`${sandbox.urlOf('core-banking')}/fee-rules/${created.id}`, {
         method: 'PUT',
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        headers: { authorization: `Bearer ${await tokenOf('sandbox-core')}`, 'content-type': 'application/json' },
         body: JSON.stringify(body),
       });
       expect(answer.status).toBe(400);
@@ -202,6 +210,18 @@ describe('fee rules', () => {
     expect((await bank.feeRules.delete({ path: { id: created.id } }).withResponse()).response.status).toBe(204);
     expect((await refusal(bank.feeRules.get({ path: { id: created.id } }))).status).toBe(404);
     expect((await refusal(holder.feeRules.list())).status).toBe(403);
+    expect((await refusal(bank.feeRules.delete({ path: { id: created.id } }))).status).toBe(404);
+  });
+
+  it('a weight in a creation body is refused (the platform assigns it): by the client, and with 400 by the sandbox', async () => {
+    const body = { ...rule, weight: 7 };
+    expect(await bank.feeRules.create({ body: body as never }).catch((caught: unknown) => caught)).toBeInstanceOf(RequestValidationError);
+    const answer = await fetch(`${sandbox.urlOf('core-banking')}/fee-rules`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${await tokenOf('sandbox-core')}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    expect(answer.status).toBe(400);
   });
 });
 
@@ -225,6 +245,9 @@ describe('invoices', () => {
     expect(created.response.status).toBe(201);
     expect(parseBrCode(created.data.brCode!).valid).toBe(true);
     expect(created.data).toMatchObject({ paymentMethod: 'PIX', pixKey, txId: expect.any(String), boletoBarcode: null });
+    // Registered at once, awaiting payment: a state of section 3 whose status value the contract does not know.
+    expect(created.data.status).toBeUndefined();
+    expect(state().invoices[String(created.data.id)]!.stage).toBe('registered');
     const replay = await bank.invoices.create({ path: { accountId }, body: pix() }, { idempotencyKey: key }).withResponse();
     expect(replay.response.status).toBe(201);
     expect(replay.data).toEqual(created.data);
@@ -245,6 +268,22 @@ describe('invoices', () => {
     expect(await bank.invoices.cancel({ path })).toEqual({ success: true });
     expect(state().invoices[String(invoice.id)]!.stage).toBe('cancelled');
     expect(await refusal(bank.invoices.emit({ path }))).toMatchObject({ status: 400 });
+    await expect(control('/core-banking/register', { invoiceId: invoice.id })).rejects.toThrow(/409.*not REGISTERING/);
+  });
+
+  it(`the registry confirms a boleto on its own after ${registrySeconds} sandbox seconds; a DRAFT takes no payment`, async () => {
+    const invoice = await bank.invoices.create({ path: { accountId }, body: boleto() });
+    const path = { accountId, invoiceId: invoice.id! };
+    await expect(control('/core-banking/payInvoice', { invoiceId: invoice.id })).rejects.toThrow(/409.*REGISTERING/);
+    await control('/clock', { advanceSeconds: registrySeconds + 1 });
+    const registered = await bank.invoices.get({ path });
+    expect(registered.status).toBeUndefined();
+    expect(registered.boletoBarcode).toBe(invoice.boletoBarcode);
+    await control('/core-banking/payInvoice', { invoiceId: invoice.id });
+    expect(await bank.invoices.get({ path })).toMatchObject({ status: 'COMPLETED' });
+    const draft = await bank.invoices.create({ path: { accountId }, body: { ...boleto(), type: 'SCHEDULED' } });
+    await expect(control('/core-banking/payInvoice', { invoiceId: draft.id })).rejects.toThrow(/409.*draft/);
+    expect(await bank.invoices.cancel({ path: { accountId, invoiceId: draft.id! } })).toEqual({ success: true });
   });
 
   it('a SCHEDULED invoice is DRAFT until emitted; emitting again changes nothing', async () => {
@@ -288,8 +327,12 @@ describe('invoices', () => {
   it.each([
     { given: 'a customer of another account', body: () => ({ ...pix(), customerId: 1 }), want: 404 },
     { given: 'a Pix key that is not one', body: () => ({ ...pix(), pixKey: 'not a key' }), want: 400 },
-  ])('refuses $given', async ({ body, want }) => {
-    expect((await refusal(bank.invoices.create({ path: { accountId }, body: body() }))).status).toBe(want);
+    { given: 'an account that is closed', body: pix, closed: true, want: 400 },
+    { given: 'an account that does not exist', body: pix, missing: true, want: 404 },
+  ])('refuses $given', async ({ body, want, closed, missing }) => {
+    const inactive = Object.values(state().accounts).find((account) => account.status === 'INACTIVE')!;
+    const target = closed ? Number(inactive.id) : missing ? 1 : accountId;
+    expect((await refusal(bank.invoices.create({ path: { accountId: target }, body: body() }))).status).toBe(want);
   });
 
   it('an account caller sees only its own account: another one is 404', async () => {
