@@ -16,6 +16,8 @@ import type { ValidationIssue } from '../runtime/errors.js';
 export interface Principal {
   readonly clientId: string;
   readonly scopes: readonly string[];
+  /** The document whose token endpoint issued it: a token of one interface is refused by another. Set by the engine. */
+  readonly audience?: string;
 }
 
 /** A request the engine matched and validated. */

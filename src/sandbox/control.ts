@@ -99,7 +99,7 @@ export function controlPlane(dependencies: ControlDependencies) {
             404,
             `${segments[0]} has no verb ${segments[1]}; known: ${Object.keys(entry.module.controls ?? {}).join(', ') || 'none'}`,
           );
-        return { status: 200, body: await verb(body, entry.state, env) };
+        return { status: 200, body: await verb(body, entry.state, entry.env) };
       }
       return refuse(
         404,

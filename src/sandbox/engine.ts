@@ -22,6 +22,7 @@ import {
   type SandboxModule,
   SandboxProblem,
   type SandboxRequest,
+  type TokenIssuer,
 } from './contract.js';
 import type { Fault, FaultPlan } from './faults.js';
 import type { Router } from './router.js';
@@ -39,6 +40,34 @@ export interface MountedModule {
   readonly typeStatuses: ReadonlyMap<string, ReadonlySet<string>>;
   /** Finds a request's operation (router.ts). */
   readonly route: Router;
+  /** The environment its handlers get: the sandbox's, with tokens bound to this document. */
+  readonly env: SandboxEnvironment;
+}
+
+/** The environment of one module: tokens it issues carry its document, and it accepts only those. */
+export function moduleEnvironment(env: SandboxEnvironment, document: string): SandboxEnvironment {
+  const tokens: TokenIssuer = {
+    issue: (principal, ttlSeconds) => env.tokens.issue({ ...principal, audience: document }, ttlSeconds),
+    verify: (token) => {
+      const verified = env.tokens.verify(token);
+      return typeof verified === 'object' && verified.audience !== document ? 'unknown' : verified;
+    },
+    checkCredential: (clientId, clientSecret) => env.tokens.checkCredential(clientId, clientSecret),
+    scopesOf: (clientId) => env.tokens.scopesOf(clientId),
+  };
+  return {
+    get clock() {
+      return env.clock;
+    },
+    get random() {
+      return env.random;
+    },
+    get webhooks() {
+      return env.webhooks;
+    },
+    tokens,
+    stateOf: (other) => env.stateOf(other),
+  };
 }
 
 /** An HTTP request as the server read it. */
@@ -167,7 +196,7 @@ export class SandboxEngine {
     let principal: Principal | undefined;
     if (info.secured) {
       const token = tokenOf(match, call.headers);
-      const verified = token ? this.#options.env.tokens.verify(token) : 'unknown';
+      const verified = token ? mounted.env.tokens.verify(token) : 'unknown';
       if (verified === 'expired' || verified === 'unknown') {
         const detail = token
           ? `the token is ${verified === 'expired' ? 'expired' : 'not one the sandbox issued'}: ask for a new one`
@@ -216,7 +245,7 @@ export class SandboxEngine {
       baseUrl: call.baseUrl,
     };
     try {
-      answer = await handler(checked, mounted.state, this.#options.env);
+      answer = await handler(checked, mounted.state, mounted.env);
     } catch (error) {
       if (!(error instanceof SandboxProblem)) throw error;
       answer = module.problems.problem(error, request);

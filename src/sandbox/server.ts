@@ -13,7 +13,7 @@ import { findInterface } from '../interfaces.js';
 import { createSandboxClock } from './clock.js';
 import type { Principal, SandboxEnvironment, SandboxModule } from './contract.js';
 import { controlPlane, controlPrefix } from './control.js';
-import { type MountedModule, SandboxEngine } from './engine.js';
+import { type MountedModule, moduleEnvironment, SandboxEngine } from './engine.js';
 import { FaultPlan } from './faults.js';
 import { createSeededRandom } from './random.js';
 import { createRouter } from './router.js';
@@ -140,6 +140,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
       state: undefined,
       typeStatuses: errorTypeStatuses([bundle]),
       route: createRouter(generated),
+      env: moduleEnvironment(env, module.document),
     });
   }
   const reset = (newSeed: string = seed): void => {
@@ -150,7 +151,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     void old.stop();
     tokens = createTokenIssuer({ clock, random, credentials });
     faults.clear();
-    for (const entry of mounted.values()) entry.state = entry.module.createState(env);
+    for (const entry of mounted.values()) entry.state = entry.module.createState(entry.env);
   };
   reset();
   const snapshot = options.snapshotFile;

@@ -45,7 +45,11 @@ export function createTokenIssuer(options: TokenIssuerOptions): SandboxTokenIssu
       if (!Number.isFinite(ttlSeconds) || ttlSeconds <= 0) throw new RangeError(`a token needs a lifetime > 0 seconds, got ${ttlSeconds}`);
       let token = random.text(tokenLength);
       while (issued.has(token)) token = random.text(tokenLength);
-      const copy: Principal = Object.freeze({ clientId: principal.clientId, scopes: Object.freeze([...principal.scopes]) });
+      const copy: Principal = Object.freeze({
+        clientId: principal.clientId,
+        scopes: Object.freeze([...principal.scopes]),
+        ...(principal.audience === undefined ? {} : { audience: principal.audience }),
+      });
       issued.set(token, { principal: copy, expiresAtMs: clock.nowMs() + ttlSeconds * 1000 });
       return token;
     },

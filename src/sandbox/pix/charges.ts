@@ -88,12 +88,14 @@ function apply(state: PixState, kind: Kind, txid: string, base: Json, body: Json
   return next;
 }
 
+/** The calendar a charge gets before its body's: one day to pay an immediate charge, 30 days after a due date. */
+function defaultCalendar(kind: Kind, criacao: unknown): Json {
+  return kind === 'cob' ? { criacao, expiracao: 86_400 } : { criacao, validadeAposVencimento: 30 };
+}
+
 function create(state: PixState, kind: Kind, txid: string, body: Json, request: SandboxRequest, env: SandboxEnvironment): StoredCharge {
   if (state.charges[txid]) refuse(kind, `the txid ${txid} is already in use by this receiving user`, 'txid', txid);
-  const calendario: Json = { criacao: instant(env) };
-  if (kind === 'cob') calendario.expiracao = 86_400;
-  else calendario.validadeAposVencimento = 30;
-  const base: Json = { calendario, txid, revisao: 0, status: 'ATIVA' };
+  const base: Json = { calendario: defaultCalendar(kind, instant(env)), txid, revisao: 0, status: 'ATIVA' };
   const current = apply(state, kind, txid, base, body, request, env);
   const charge: StoredCharge = { kind, current, revisions: [current], paidBy: [] };
   state.charges[txid] = charge;
@@ -118,9 +120,10 @@ function revise(
       refuse(kind, 'the only status a receiver may set is REMOVIDA_PELO_USUARIO_RECEBEDOR', 'status', body.status);
     if (members.length > 1) refuse(kind, 'a removal is sent alone, without other changes', 'status', body.status);
   }
+  // A replacement starts again from the defaults of a creation, keeping the creation instant and the location.
   const base = replace
     ? {
-        calendario: { criacao: (charge.current.calendario as Json).criacao },
+        calendario: defaultCalendar(kind, (charge.current.calendario as Json).criacao),
         txid,
         revisao: charge.current.revisao,
         status: 'ATIVA',
