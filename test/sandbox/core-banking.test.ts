@@ -327,6 +327,7 @@ describe('invoices', () => {
   it.each([
     { given: 'a customer of another account', body: () => ({ ...pix(), customerId: 1 }), want: 404 },
     { given: 'a Pix key that is not one', body: () => ({ ...pix(), pixKey: 'not a key' }), want: 400 },
+    { given: 'an amount under a centavo', body: () => ({ ...pix(), amount: 0.001 }), want: 400 },
     { given: 'an account that is closed', body: pix, closed: true, want: 400 },
     { given: 'an account that does not exist', body: pix, missing: true, want: 404 },
   ])('refuses $given', async ({ body, want, closed, missing }) => {

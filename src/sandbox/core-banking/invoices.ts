@@ -17,6 +17,7 @@
 import { modulo11Bank, digitableLineOfBarcode } from '../../formats/boleto.js';
 import { buildBrCode } from '../../formats/brcode.js';
 import { checkPixKey } from '../../formats/pix.js';
+import { checkBrlAmount } from '../../formats/values.js';
 import type { ControlVerb, Handler, SandboxEnvironment } from '../contract.js';
 import { SandboxProblem } from '../contract.js';
 import {
@@ -116,6 +117,9 @@ function create(state: CoreBankingState, account: StoredAccount, body: Json, env
       `no customer ${String(body.customerId)} of the account ${account.id} (POST /_sandbox/core-banking/customers lists them)`,
     );
   const method = (body.paymentMethod as string | undefined) ?? 'PIX';
+  // What a Pix charge or a boleto can carry: at least 0.01 and at most 10 integer digits (BR Code field 54).
+  const amount = body.amount as number;
+  if (amount < 0.01 || !checkBrlAmount(amount.toFixed(2)).valid) throw invalid('/body/amount: from 0.01 to 9999999999.99');
   if (method !== 'BOLETO') {
     const key = checkPixKey(String(body.pixKey));
     if (!key.valid) throw invalid(`/body/pixKey: ${key.reason}`);
