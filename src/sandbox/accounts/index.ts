@@ -1,0 +1,80 @@
+/**
+ * The sandbox of interface A, the accounts API: token, x-account-id rules, Pix keys with their challenge,
+ * balance, transactions and statements derived from a ledger, TED, internal transfers and billet payments
+ * with idempotency, invoices, webhooks really delivered, CaaS wallets, quotes and orders, crypto risk
+ * ingests and analyses, BaaS child accounts, onboardings and credentials.
+ *
+ * Control verbs (POST /_sandbox/accounts/<verb>): `otp { key }` the code of a key challenge; `receive
+ * { amount, accountId? }` a Pix received; `billet { amount, … }` a payable billet's codes; `payment
+ * { idempotencyKey, approve }` decides an APPROVAL_REQUIRED payment; `payInvoice { invoiceId }`;
+ * `verifyWallet { walletId }`; `approveOrder`, `settleOrder`, `rejectOrder { orderId }`;
+ * `onboardingStatus { id, status }`; `state` (everything held, for a test).
+ */
+import { type Handler, defineSandboxModule } from '../contract.js';
+import { accountsProblems, refuse } from './access.js';
+import { baasHandlers } from './baas.js';
+import { billetHandlers, issueBillet } from './billets.js';
+import { invoiceHandlers, payInvoice } from './invoices.js';
+import { keyHandlers, otp } from './keys.js';
+import { ledgerHandlers, receive } from './ledger.js';
+import { decidePayment } from './outgoing.js';
+import { type AccountsState, createAccountsState, type Json } from './state.js';
+import { transferHandlers } from './transfers.js';
+import { webhookHandlers } from './webhooks.js';
+
+/** Seconds a token of interface A lives (the `expiresAt` of the answer, read as a lifetime by the client). */
+export const accountsTokenSeconds = 3600;
+
+/**
+ * The token request of section 5.5 (camelCase). The seeded credentials and those issued by POST
+ * /credentials are accepted; a wrong id or secret is 401, a scope the credential lacks 403.
+ */
+const token: Handler<AccountsState> = (request, state, env) => {
+  const { clientId, clientSecret, scope } = request.body as Json;
+  const id = String(clientId);
+  const issued = state.credentials.find((credential) => credential.clientId === id);
+  const known = issued ? issued.clientSecret === clientSecret : env.tokens.checkCredential(id, String(clientSecret));
+  const held = issued ? issued.scopes : (env.tokens.scopesOf(id) ?? []);
+  if (!known)
+    refuse(401, 'invalid-credentials', 'the client id or secret is not one the sandbox knows (GET /_sandbox names its credentials)');
+  const asked = typeof scope === 'string' && scope.trim() !== '' ? scope.trim().split(/\s+/) : [...held];
+  const refused = asked.filter((name) => !held.includes(name));
+  if (refused.length > 0) refuse(403, 'forbidden', `the credential does not hold the scope ${refused.join(', ')}`);
+  const accessToken = env.tokens.issue({ clientId: id, scopes: asked }, accountsTokenSeconds);
+  return {
+    status: 200,
+    body: {
+      tokenType: 'Bearer',
+      expiresAt: accountsTokenSeconds,
+      refreshExpiresIn: 0,
+      notBeforePolicy: 0,
+      accessToken,
+      scope: asked.join(' '),
+    },
+  };
+};
+
+export const accountsSandbox = defineSandboxModule<AccountsState>({
+  document: 'accounts',
+  prefix: '/accounts/api/v2',
+  createState: createAccountsState,
+  problems: accountsProblems(),
+  handlers: {
+    'auth.token': token,
+    ...ledgerHandlers,
+    ...keyHandlers,
+    ...transferHandlers,
+    ...billetHandlers,
+    ...invoiceHandlers,
+    ...webhookHandlers,
+    ...baasHandlers,
+  },
+  controls: {
+    otp,
+    receive,
+    billet: issueBillet,
+    payment: decidePayment,
+    payInvoice,
+    state: (_body, state) => state,
+  },
+});

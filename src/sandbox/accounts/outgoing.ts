@@ -1,0 +1,161 @@
+/**
+ * What TED, internal transfers and billet payments share: the x-idempotency-key (the same key and payload
+ * answer the original; the same key with another payload is 409), and the life of an outgoing payment —
+ * a DEBIT in the ledger, PROCESSING (its amount blocked), LIQUIDATED a few sandbox seconds later with a
+ * TRANSFER event, or REJECTED (funds released, CASHOUT event) when the balance does not cover it or an
+ * APPROVAL_REQUIRED payment is refused through the control verb `payment`.
+ */
+import type { ControlVerb, SandboxEnvironment, SandboxRequest } from '../contract.js';
+import { invalid, refuse } from './access.js';
+import { balanceOf, notifyEntry, record, settleEntries } from './ledger.js';
+import { type Account, type AccountsState, fingerprint, instant, type LedgerEntry, type Owned } from './state.js';
+import { deliver } from './webhooks.js';
+
+/** Sandbox seconds between an INSTANT payment's creation and its liquidation. */
+export const settlesAfterSeconds = 2;
+
+export type Family = 'ted' | 'internal' | 'billet' | 'invoice' | 'caas';
+
+/** The request's idempotency key, required by the operation (the schema leaves the check to the server). */
+export function idempotencyKeyOf(request: SandboxRequest, header = 'x-idempotency-key'): string {
+  const key = request.headers[header];
+  if (key === undefined || key === '') return invalid(`${header}: required on ${request.operationId}; reuse it when retrying`);
+  return key;
+}
+
+/**
+ * The reference a key already created, when the payload is the same; a different payload is 409
+ * idempotency-conflict; undefined when the key is new.
+ */
+export function replayed(state: AccountsState, family: Family, accountId: number, key: string, payload: unknown): string | undefined {
+  const held = state.idempotency[`${family}:${accountId}:${key}`];
+  if (!held) return undefined;
+  if (held.fingerprint !== fingerprint(payload ?? null))
+    refuse(
+      409,
+      'idempotency-conflict',
+      `the idempotency key ${key} was already used with a different payload; use a new key for a new operation`,
+    );
+  return held.ref;
+}
+
+export function remember(state: AccountsState, family: Family, accountId: number, key: string, payload: unknown, ref: string): void {
+  state.idempotency[`${family}:${accountId}:${key}`] = { fingerprint: fingerprint(payload ?? null), ref };
+}
+
+export type OutgoingKind = 'ted' | 'internal' | 'billet';
+
+export interface Outgoing {
+  readonly kind: OutgoingKind;
+  readonly account: Account;
+  /** The payment's record (its `id` names it in the ledger: `ted:12`). */
+  readonly stored: Owned;
+  readonly cents: number;
+  readonly idempotencyKey: string;
+  readonly approvalRequired: boolean;
+  readonly entry: Pick<
+    LedgerEntry,
+    'transactionType' | 'endToEndId' | 'txId' | 'localInstrument' | 'debtor' | 'creditor' | 'remittanceInformation'
+  >;
+}
+
+const collections = { ted: 'teds', internal: 'transfers', billet: 'billetPayments' } as const;
+
+/** Whether the account's available balance covers `cents`. */
+export const covers = (state: AccountsState, account: Account, cents: number): boolean => balanceOf(state, account.id).available >= cents;
+
+/** Books the payment and starts its life; the record's status follows the ledger's. */
+export function start(state: AccountsState, env: SandboxEnvironment, payment: Outgoing): void {
+  const funded = covers(state, payment.account, payment.cents);
+  const source = `${payment.kind}:${String(payment.stored.record.id)}`;
+  const entry = record(state, env, {
+    ...payment.entry,
+    accountId: payment.account.id,
+    status: funded ? 'PROCESSING' : 'REJECTED',
+    direction: 'DEBIT',
+    cents: payment.cents,
+    idempotencyKey: payment.idempotencyKey,
+    source,
+    ...(funded ? {} : { errorCode: 'AM04' }),
+  });
+  payment.stored.record.status = entry.status;
+  if (!funded) cashout(state, env, entry, 'insufficient balance');
+  else if (payment.approvalRequired) state.awaitingApproval.push(source);
+  else env.clock.at(env.clock.nowMs() + settlesAfterSeconds * 1000, () => liquidate(state, env, source));
+}
+
+function storedOf(state: AccountsState, source: string): Owned | undefined {
+  const [kind, id] = source.split(':') as [OutgoingKind, string];
+  return state[collections[kind]].find((entry) => String(entry.record.id) === id);
+}
+
+/** Liquidates a PROCESSING payment: its ledger entry, its record, the creditor of an internal transfer, TRANSFER event. */
+function liquidate(state: AccountsState, env: SandboxEnvironment, source: string): void {
+  const stored = storedOf(state, source);
+  if (stored?.record.status !== 'PROCESSING') return;
+  const [entry] = settleEntries(state, env, source, 'LIQUIDATED');
+  stored.record.status = 'LIQUIDATED';
+  stored.record.eventDate = instant(env);
+  if (source.startsWith('ted:'))
+    stored.record.numCtrlStr = `STR${instant(env).replace(/\D/g, '').slice(0, 14)}${env.random.text(6, '0123456789')}`;
+  if (!entry) return;
+  if (source.startsWith('internal:')) creditInternal(state, env, entry);
+  const ticketData = source.startsWith('billet:') ? { ticketData: stored.record.billetInfo ?? null } : {};
+  notifyEntry(state, env, entry, ticketData);
+}
+
+/** The creditor side of an internal transfer: a credit in the creditor's account and its RECEIVE event. */
+function creditInternal(state: AccountsState, env: SandboxEnvironment, debit: LedgerEntry): void {
+  const creditor = Object.values(state.accounts).find((account) => account.number === debit.creditor.number);
+  if (!creditor) return;
+  const credit = record(state, env, {
+    accountId: creditor.id,
+    status: 'LIQUIDATED',
+    transactionType: 'INTERNAL',
+    direction: 'CREDIT',
+    cents: debit.cents,
+    endToEndId: debit.endToEndId,
+    txId: null,
+    idempotencyKey: null,
+    localInstrument: debit.localInstrument,
+    debtor: debit.debtor,
+    creditor: debit.creditor,
+    remittanceInformation: debit.remittanceInformation,
+    source: `${debit.source}:credit`,
+  });
+  notifyEntry(state, env, credit);
+}
+
+function cashout(state: AccountsState, env: SandboxEnvironment, entry: LedgerEntry, message: string): void {
+  deliver(state, env, entry.accountId, {
+    type: 'CASHOUT',
+    transaction: { reference: entry.idempotencyKey ?? '', status: 'REJECTED', message },
+    data: {
+      idempotencyKey: entry.idempotencyKey,
+      webhookType: 'CASHOUT',
+      status: 'REJECTED',
+      endToEndId: entry.endToEndId,
+      message,
+      createdAt: entry.createdAt,
+    },
+  });
+}
+
+/** Control verb `payment { idempotencyKey, approve }`: the approver's decision on an APPROVAL_REQUIRED payment. */
+export const decidePayment: ControlVerb<AccountsState> = (body, state, env) => {
+  const { idempotencyKey, approve } = body;
+  if (typeof idempotencyKey !== 'string' || typeof approve !== 'boolean')
+    throw new Error('payment takes { idempotencyKey: the key of the payment, approve: true or false }');
+  const source = state.awaitingApproval.find((candidate) => storedOf(state, candidate)?.record.idempotencyKey === idempotencyKey);
+  const stored = source ? storedOf(state, source) : undefined;
+  if (!source || !stored) throw new Error(`no APPROVAL_REQUIRED payment awaiting a decision has the key ${idempotencyKey}`);
+  state.awaitingApproval = state.awaitingApproval.filter((candidate) => candidate !== source);
+  if (approve) liquidate(state, env, source);
+  else {
+    const [entry] = settleEntries(state, env, source, 'REJECTED');
+    stored.record.status = 'REJECTED';
+    stored.record.eventDate = instant(env);
+    if (entry) cashout(state, env, entry, 'refused by the approver');
+  }
+  return { source, status: stored.record.status };
+};

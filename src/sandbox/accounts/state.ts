@@ -1,0 +1,321 @@
+/**
+ * What the accounts sandbox holds: the accounts (the account credential's own, the BaaS partner's owner
+ * and child accounts), and everything done on them — keys and their challenges, the ledger every balance
+ * and statement is derived from, TEDs, internal transfers, billet payments, invoices, webhooks, CaaS
+ * wallets, quotes and orders, risk ingests and analyses, onboardings and issued credentials. Plain JSON,
+ * so a snapshot is its text. Money is kept in integer cents; the API's numbers are derived when answering.
+ */
+import type { SandboxEnvironment } from '../contract.js';
+
+export type Json = Record<string, unknown>;
+
+/** ISPB of the sandbox institution (the platform of interface A) and of the made-up institutions around it. */
+export const platformIspb = '99999010';
+export const otherIspb = '99999020';
+
+export type PersonType = 'NATURAL_PERSON' | 'LEGAL_PERSON';
+
+export interface Account {
+  readonly id: number;
+  readonly number: string;
+  readonly branch: string;
+  readonly personType: PersonType;
+  readonly name: string;
+  readonly tradeName: string | null;
+  readonly document: string;
+  /** 1 active, 0 inactive (child-account `status`). */
+  status: number;
+  /** Whether the account may receive accounts-API credentials (section 4.3). */
+  apiEnabled: boolean;
+  /** A child account of the BaaS partner (listed by GET /accounts). */
+  readonly child: boolean;
+  readonly createdAt: string;
+  updatedAt: string;
+}
+
+/** A movement of money, the source of balances, statements, transaction lists and details. */
+export interface LedgerEntry {
+  readonly accountId: number;
+  readonly id: number;
+  readonly uuid: string;
+  readonly createdAt: string;
+  eventDate: string;
+  status: 'PROCESSING' | 'LIQUIDATED' | 'REJECTED' | 'CANCELED' | 'REFUNDED';
+  /** null for movements whose transaction type has no known value (billets, invoices by boleto, crypto). */
+  readonly transactionType: 'PIX' | 'TED' | 'INTERNAL' | null;
+  readonly direction: 'CREDIT' | 'DEBIT';
+  readonly cents: number;
+  readonly endToEndId: string | null;
+  readonly txId: string | null;
+  readonly idempotencyKey: string | null;
+  readonly localInstrument: 'MANU' | 'DICT' | null;
+  readonly debtor: Json;
+  readonly creditor: Json;
+  readonly remittanceInformation: string | null;
+  errorCode: string | null;
+  /** What produced it: `ted:12`, `internal:E…`, `billet:3`, `invoice:7`, `caas:<uuid>`, `credit`, `opening`. */
+  readonly source: string;
+}
+
+/** A record of one account, as the API shows it, with the account it belongs to. */
+export interface Owned<T = Json> {
+  readonly accountId: number;
+  record: T;
+}
+
+/**
+ * Where an invoice is: the known status values are DRAFT, REGISTERING and COMPLETED (decision 19); a
+ * registered (issued, unpaid) or cancelled invoice is answered without `status`, as the spec's examples do.
+ */
+export type InvoiceLifecycle = 'DRAFT' | 'REGISTERING' | 'REGISTERED' | 'COMPLETED' | 'CANCELLED';
+
+export interface StoredInvoice {
+  readonly accountId: number;
+  lifecycle: InvoiceLifecycle;
+  record: Json;
+}
+
+export interface Challenge {
+  readonly accountId: number;
+  readonly validationHash: string;
+  readonly keyType: 'EMAIL' | 'PHONE';
+  readonly key: string;
+  readonly code: string;
+  readonly expiresAtMs: number;
+  /** A later challenge of the same key replaced it, or it was used. */
+  state: 'open' | 'replaced' | 'used';
+}
+
+export interface Customer {
+  readonly id: number;
+  readonly accountId: number;
+  readonly name: string;
+  readonly email: string | null;
+  readonly phone: string | null;
+  readonly document: string;
+  readonly address: Json;
+}
+
+export interface IssuedCredential {
+  readonly id: number;
+  readonly clientId: string;
+  readonly clientSecret: string;
+  readonly accountId: number;
+  readonly scopes: readonly string[];
+  readonly description: string;
+  readonly allowedIps: readonly string[];
+}
+
+export interface AccountsState {
+  accounts: Record<string, Account>;
+  /** The account a non-BaaS seeded credential (sandbox-account) operates. */
+  readonly ownAccountId: number;
+  /** The BaaS partner's own account: never listed, never operated through x-account-id. */
+  readonly baasOwnerAccountId: number;
+  ledger: LedgerEntry[];
+  keys: Owned[];
+  challenges: Challenge[];
+  /** Keys held at other institutions, for GET /pix/keys/{key}. */
+  directory: Json[];
+  teds: Owned[];
+  transfers: Owned[];
+  billetPayments: Owned[];
+  /** Ledger sources (`ted:12`) of APPROVAL_REQUIRED payments awaiting the control verb `payment`. */
+  awaitingApproval: string[];
+  /** Billets looked up with POST /billets/info, by account and code. */
+  billetQueries: Record<string, Json>;
+  invoices: StoredInvoice[];
+  customers: Customer[];
+  webhooks: Owned[];
+  wallets: Owned[];
+  quotes: Owned[];
+  orders: Owned[];
+  analyses: Owned[];
+  /** Risk ingests by `accountId:network:address`. */
+  ingests: Record<string, { status: 'IDLE' | 'RUNNING'; persisted: number | null }>;
+  onboardings: Json[];
+  credentials: IssuedCredential[];
+  /** `family:accountId:key` → the payload's fingerprint and what it created. */
+  idempotency: Record<string, { readonly fingerprint: string; readonly ref: string }>;
+  /** Next number of each sequence (transactions, TEDs, invoices, …). */
+  sequences: Record<string, number>;
+  /** Mid prices of the CaaS assets in BRL cents, seeded. */
+  readonly prices: Record<string, number>;
+}
+
+const address = (street: string, number: string, district: string, city: string, zipCode: string, uf: string): Json => ({
+  address: street,
+  number,
+  complement: null,
+  district,
+  city,
+  zipCode,
+  uf,
+});
+
+export function createAccountsState(env: SandboxEnvironment): AccountsState {
+  const createdAt = new Date(env.clock.nowMs() - 30 * 86_400_000).toISOString();
+  const account = (
+    id: number,
+    personType: PersonType,
+    name: string,
+    tradeName: string | null,
+    document: string,
+    child: boolean,
+  ): Account => ({
+    id,
+    number: String(id * 10 + (id % 7)),
+    branch: '0001',
+    personType,
+    name,
+    tradeName,
+    document,
+    status: 1,
+    apiEnabled: true,
+    child,
+    createdAt,
+    updatedAt: createdAt,
+  });
+  const accounts = [
+    account(1001, 'LEGAL_PERSON', 'Padaria Boa Vista Ltda', 'Padaria Boa Vista', '45723174000110', false),
+    account(2000, 'LEGAL_PERSON', 'Fintech Sandbox S.A.', 'Fintech Sandbox', '33445566000186', false),
+    account(2001, 'NATURAL_PERSON', 'Mariana Costa Ribeiro', null, '52998224725', true),
+    account(2002, 'LEGAL_PERSON', 'Oficina Horizonte Ltda', 'Oficina Horizonte', '11222333000181', true),
+    account(2003, 'NATURAL_PERSON', 'Joao Pedro Alves', null, '39053344705', true),
+  ];
+  // A closed child account: no credentials can be issued for it (section 4.3).
+  accounts[4]!.status = 0;
+  accounts[4]!.apiEnabled = false;
+  const state: AccountsState = {
+    accounts: Object.fromEntries(accounts.map((entry) => [String(entry.id), entry])),
+    ownAccountId: 1001,
+    baasOwnerAccountId: 2000,
+    ledger: [],
+    keys: [],
+    challenges: [],
+    directory: [
+      { name: 'Carlos Eduardo Lima', tradeName: null, keyType: 'CPF', key: '11144477735', document: '***.444.777-**' },
+      {
+        name: 'Mercado Central Ltda',
+        tradeName: 'Mercado Central',
+        keyType: 'EMAIL',
+        key: 'pix@mercadocentral.example.com',
+        document: '86.288.366/0001-**',
+      },
+    ],
+    teds: [],
+    transfers: [],
+    billetPayments: [],
+    awaitingApproval: [],
+    billetQueries: {},
+    invoices: [],
+    customers: [],
+    webhooks: [],
+    wallets: [],
+    quotes: [],
+    orders: [],
+    analyses: [],
+    ingests: {},
+    onboardings: [],
+    credentials: [],
+    idempotency: {},
+    sequences: {},
+    prices: {
+      BTC: 35_000_000 + env.random.integer(0, 2_000_000) * 10,
+      ETH: 1_800_000 + env.random.integer(0, 100_000),
+      USDT: 575 + env.random.integer(0, 20),
+      USDC: 575 + env.random.integer(0, 20),
+    },
+  };
+  for (const entry of accounts) {
+    // Every account starts funded: one credit in its ledger, so balances are derived from what happened.
+    state.ledger.push({
+      accountId: entry.id,
+      id: next(state, 'transaction', 900_000),
+      uuid: env.random.uuid(),
+      createdAt,
+      eventDate: createdAt,
+      status: 'LIQUIDATED',
+      transactionType: 'INTERNAL',
+      direction: 'CREDIT',
+      cents: 10_000_000,
+      endToEndId: null,
+      txId: null,
+      idempotencyKey: null,
+      localInstrument: null,
+      debtor: partyOf(accounts[1]!),
+      creditor: partyOf(entry),
+      remittanceInformation: 'Saldo inicial do sandbox',
+      errorCode: null,
+      source: 'opening',
+    });
+    state.customers.push(
+      {
+        id: entry.id * 10 + 1,
+        accountId: entry.id,
+        name: 'Comercio Pao Dourado Ltda',
+        email: 'compras@paodourado.example.com',
+        phone: '+5541932104455',
+        document: '86288366000100',
+        address: address('Rua das Flores', '120', 'Centro', 'Curitiba', '80010000', 'PR'),
+      },
+      {
+        id: entry.id * 10 + 2,
+        accountId: entry.id,
+        name: 'Ana Beatriz Souza',
+        email: null,
+        phone: null,
+        document: '86288366757',
+        address: address('Avenida Brasil', '1500', 'Jardim America', 'Sao Paulo', '01430001', 'SP'),
+      },
+    );
+  }
+  return state;
+}
+
+/** The next number of a sequence (the first is `start`). */
+export function next(state: AccountsState, sequence: string, start = 1): number {
+  const value = state.sequences[sequence] ?? start;
+  state.sequences[sequence] = value + 1;
+  return value;
+}
+
+/** The party-account shape of an account of the platform. */
+export function partyOf(account: Account): Json {
+  return {
+    ispb: platformIspb,
+    issuer: account.branch,
+    number: account.number,
+    accountType: 'CACC',
+    document: account.document,
+    name: account.name,
+  };
+}
+
+/** 12345 → 123.45 (the API's numbers); "123.45" (event amounts are text). */
+export const amountOf = (cents: number): number => Math.round(cents) / 100;
+export const amountText = (cents: number): string => (Math.round(cents) / 100).toFixed(2);
+/** 123.45 → 12345, exactly for amounts of two decimals. */
+export const centsOf = (amount: number): number => Math.round(amount * 100);
+
+/** RFC 3339 in UTC with milliseconds, as the sandbox writes instants. */
+export const instant = (env: SandboxEnvironment, offsetMs = 0): string => new Date(env.clock.nowMs() + offsetMs).toISOString();
+
+/** `E` + ISPB + UTC minute + 11 letters or digits (32 characters). */
+export function endToEndId(env: SandboxEnvironment, ispb = platformIspb): string {
+  const stamp = env.clock.now().toISOString().replace(/[-T:]/g, '').slice(0, 12);
+  return `E${ispb}${stamp}${env.random.text(11)}`;
+}
+
+/** A stable text of a JSON value (members sorted), to tell whether two payloads are the same. */
+export function fingerprint(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(fingerprint).join(',')}]`;
+  if (typeof value === 'object' && value !== null)
+    return `{${Object.keys(value)
+      .sort()
+      .map((key) => `${JSON.stringify(key)}:${fingerprint((value as Json)[key])}`)
+      .join(',')}}`;
+  return JSON.stringify(value) ?? 'null';
+}
+
+export const isRecord = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
