@@ -3,10 +3,11 @@
  * A module's document must be one of src/interfaces.ts (test/sandbox/modules.test.ts checks it).
  */
 import type { MountableModule } from './contract.js';
+import { coreBankingSandbox } from './core-banking/index.js';
 import { messagesSandbox } from './messages/index.js';
 import { pixSandbox } from './pix/index.js';
 
-export const sandboxModules: readonly MountableModule[] = [pixSandbox, messagesSandbox];
+export const sandboxModules: readonly MountableModule[] = [pixSandbox, messagesSandbox, coreBankingSandbox];
 
 /** Loopback port of the sandbox when nothing else is asked (the docs site is on 4000, the Prism mocks on 4011 to 4015). */
 export const sandboxPort = 4010;

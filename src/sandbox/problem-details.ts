@@ -1,7 +1,8 @@
 /**
  * How interfaces A and D refuse (section 7.1): an RFC 7807 body whose `type` is `{base_url}/errors/<type>`,
- * `status` repeating the HTTP status, `instance` the request path and a `correlationId` (uuid) to quote to
- * support. A request the validators refuse is a 400 `invalid-parameters` naming each field and rule.
+ * `status` repeating the HTTP status and a `correlationId` (uuid) to quote to support. The offending members
+ * are named in `detail`: the shared Problem schema lists no member for them, and strict mode refuses one it
+ * does not list. A request the validators refuse is a 400 `invalid-parameters` naming each field and rule.
  */
 import type { ValidationIssue } from '../runtime/errors.js';
 import type { ProblemContext, ProblemFormat, SandboxAnswer, SandboxProblem } from './contract.js';
@@ -38,7 +39,6 @@ export function problemDetails(): ProblemFormat {
       status,
       detail,
       correlationId: context.correlationId,
-      ...extra,
     },
   });
   return {
