@@ -28,6 +28,7 @@ export const guideTitles: Record<string, string> = {
   webhooks: 'Webhooks',
   'pix-notifications': 'Pix notifications',
   'long-polling': 'Long polling',
+  sandbox: 'Sandbox',
   mocks: 'Mocks',
   'updating-a-spec': 'Updating a spec',
 };
