@@ -4,7 +4,8 @@
  * can never name an option the parser does not take or miss one it does.
  */
 
-export class UsageError extends Error {}
+export { UsageError } from '../checks/usage-error.js';
+import { UsageError } from '../checks/usage-error.js';
 
 export interface OptionSpec {
   /** Long name without the dashes. */

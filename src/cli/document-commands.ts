@@ -8,9 +8,9 @@ import type { OperationInfo } from '../runtime/contract.js';
 import type { ValidationIssue } from '../runtime/errors.js';
 import { check } from '../runtime/validation.js';
 import { UsageError } from './arguments.js';
-import { errorTypeStatuses, problemIssues, readBundles } from './problem-checks.js';
-import { bundledSpecPath, loadInterface } from './registry.js';
-import { headersOf, matchOperation, queryOf, takesBody, validateDocument, type ValidateTarget } from './validate.js';
+import { errorTypeStatuses, problemIssues, readBundles } from '../checks/problem-checks.js';
+import { bundledSpecPath, loadInterface } from '../checks/registry.js';
+import { headersOf, matchOperation, queryOf, takesBody, validateDocument, type ValidateTarget } from '../checks/validate.js';
 
 export function interfaceArgument(name: string | undefined): InterfaceName {
   const info = name ? findInterface(name) : undefined;
@@ -158,7 +158,7 @@ async function strictIssues(
   patterns: Readonly<Record<string, string>>,
 ): Promise<ValidationIssue[]> {
   // Loaded only here: it compiles with ajv, which no other command needs.
-  const { responseSchema, strictValidator } = await import('./strict-response.js');
+  const { responseSchema, strictValidator } = await import('../checks/strict-response.js');
   for (const bundle of bundles) {
     const schema = responseSchema(bundle, info.method, info.path, status);
     if (schema !== null) return check(strictValidator(bundle, schema), document, '', patterns);

@@ -10,8 +10,8 @@ import { PortInUseError, urlOf } from './ports.js';
 import { runCrossFieldChecks } from '../runtime/cross-field.js';
 import type { ValidationIssue } from '../runtime/errors.js';
 import { validateRequest } from '../runtime/steps/validate.js';
-import type { InterfaceModules } from './registry.js';
-import { matchOperation, parameterValue } from './validate.js';
+import type { InterfaceModules } from '../checks/registry.js';
+import { matchOperation, parameterValue } from '../checks/validate.js';
 
 export interface MockFront {
   readonly url: string;

@@ -18,7 +18,7 @@ import {
   type PlannedPort,
 } from './ports.js';
 import { startMockFront } from './mock-front.js';
-import { bundledSpecPath, loadInterface, type InterfaceModules } from './registry.js';
+import { bundledSpecPath, loadInterface, type InterfaceModules } from '../checks/registry.js';
 
 export interface RunningServer {
   readonly url: string;

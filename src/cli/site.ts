@@ -13,7 +13,7 @@ import { createRequire } from 'node:module';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { interfaces } from '../interfaces.js';
-import { bundledSpecPath } from './registry.js';
+import { bundledSpecPath } from '../checks/registry.js';
 
 const run = promisify(execFile);
 

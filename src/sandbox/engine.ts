@@ -6,11 +6,11 @@
  * response schema with closed known values and unlisted members refused, and against the error types the
  * operation declares: a drift from the contract becomes a 500 naming it, so the test suite cannot miss it.
  */
-import type { OperationMatch } from '../cli/validate.js';
-import { parameterValue, validateDocument } from '../cli/validate.js';
-import type { InterfaceModules } from '../cli/registry.js';
-import { problemIssues } from '../cli/problem-checks.js';
-import { responseSchema, strictValidator } from '../cli/strict-response.js';
+import type { OperationMatch } from '../checks/validate.js';
+import { parameterValue, validateDocument } from '../checks/validate.js';
+import type { InterfaceModules } from '../checks/registry.js';
+import { problemIssues } from '../checks/problem-checks.js';
+import { responseSchema, strictValidator } from '../checks/strict-response.js';
 import type { ValidationIssue } from '../runtime/errors.js';
 import type { CompiledValidator } from '../runtime/validation.js';
 import { check } from '../runtime/validation.js';

@@ -5,11 +5,11 @@
  * the one whose path parameters are valid — the rule of `contrato validate` (cli/validate.ts
  * matchOperation), which this must agree with (test/sandbox/router.test.ts compares them on every route).
  */
-import type { OperationMatch } from '../cli/validate.js';
-import type { InterfaceModules } from '../cli/registry.js';
+import type { OperationMatch } from '../checks/validate.js';
+import type { InterfaceModules } from '../checks/registry.js';
 import type { OperationInfo } from '../runtime/contract.js';
 import { check } from '../runtime/validation.js';
-import { parameterValue } from '../cli/validate.js';
+import { parameterValue } from '../checks/validate.js';
 
 interface Route {
   readonly info: OperationInfo;

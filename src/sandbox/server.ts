@@ -6,8 +6,8 @@
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { errorTypeStatuses } from '../cli/problem-checks.js';
-import { bundledSpecPath } from '../cli/registry.js';
+import { errorTypeStatuses } from '../checks/problem-checks.js';
+import { bundledSpecPath } from '../checks/registry.js';
 import { readBody } from '../events/body.js';
 import { findInterface } from '../interfaces.js';
 import { createSandboxClock } from './clock.js';

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../../scripts/lib.js';
-import { responseSchema, strictValidator } from '../../src/cli/strict-response.js';
+import { responseSchema, strictValidator } from '../../src/checks/strict-response.js';
 import { interfaces } from '../../src/interfaces.js';
 import { check } from '../../src/runtime/validation.js';
 

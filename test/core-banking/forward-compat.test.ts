@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isObject, resolveLocal, type Json, type JsonObject } from '../../scripts/openapi-model.js';
-import { bundledSpecPath } from '../../src/cli/registry.js';
+import { bundledSpecPath } from '../../src/checks/registry.js';
 import { createCoreBankingClient, type CoreBankingClient } from '../../src/core-banking/index.js';
 import { sendJson, startLoopbackServer, type LoopbackServer } from '../helpers/loopback.js';
 import { argsOf, callByOperationId, exampleCases } from '../helpers/spec-examples.js';

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../scripts/lib.js';
-import { bundledSpecPath } from '../../src/cli/registry.js';
+import { bundledSpecPath } from '../../src/checks/registry.js';
 import { serveStatic, type RunningServer } from '../../src/cli/servers.js';
 import { buildSite } from '../../src/cli/site.js';
 import { interfaces } from '../../src/interfaces.js';

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { resolveLocal, type JsonObject } from '../../scripts/openapi-model.js';
-import { bundledSpecPath } from '../../src/cli/registry.js';
+import { bundledSpecPath } from '../../src/checks/registry.js';
 import { checkEvent, dedupeKey, EventValidationError, eventTypes, parseEvent, type EventType } from '../../src/events/index.js';
 
 const document = JSON.parse(readFileSync(bundledSpecPath('accounts'), 'utf8')) as JsonObject;

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../scripts/lib.js';
-import { bundledSpecPath } from '../../src/cli/registry.js';
+import { bundledSpecPath } from '../../src/checks/registry.js';
 import { applyCorrections, CorrectionsError, parseCorrections, readCorrections } from '../../src/governance/corrections.js';
 import { diffFails, diffSpecs, formatDiff } from '../../src/governance/diff.js';
 

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../scripts/lib.js';
-import { bundledSpecPath } from '../../src/cli/registry.js';
+import { bundledSpecPath } from '../../src/checks/registry.js';
 import { applyCorrections, readCorrections } from '../../src/governance/corrections.js';
 import { diffSpecs, type Classification } from '../../src/governance/diff.js';
 import { interfaces } from '../../src/interfaces.js';

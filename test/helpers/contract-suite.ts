@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { operationsOf, type JsonObject } from '../../scripts/openapi-model.js';
-import { bundledSpecPath } from '../../src/cli/registry.js';
+import { bundledSpecPath } from '../../src/checks/registry.js';
 import { startMock, type RunningServer } from '../../src/cli/servers.js';
 import type { InterfaceName } from '../../src/interfaces.js';
 import { HttpError, ProblemError } from '../../src/runtime/errors.js';

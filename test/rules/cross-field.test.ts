@@ -2,8 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { operationTable } from '../../generated/core-banking/operations.js';
 import { patternDescriptions, validators } from '../../generated/core-banking/validators.js';
-import { matchOperation, validateDocument } from '../../src/cli/validate.js';
-import type { InterfaceModules } from '../../src/cli/registry.js';
+import { matchOperation, validateDocument } from '../../src/checks/validate.js';
+import type { InterfaceModules } from '../../src/checks/registry.js';
 import { RequestValidationError } from '../../src/runtime/errors.js';
 import type { OperationValidatorSet } from '../../src/runtime/pipeline.js';
 import { createRuntime } from '../../src/runtime/runtime.js';

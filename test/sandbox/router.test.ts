@@ -4,8 +4,8 @@
  * ones that do not; and nothing for a path no route has.
  */
 import { describe, expect, it } from 'vitest';
-import { loadInterface } from '../../src/cli/registry.js';
-import { matchOperation } from '../../src/cli/validate.js';
+import { loadInterface } from '../../src/checks/registry.js';
+import { matchOperation } from '../../src/checks/validate.js';
 import { interfaces } from '../../src/interfaces.js';
 import { createRouter } from '../../src/sandbox/router.js';
 

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { operationsOf, resolveLocal, type Json, type JsonObject } from '../../scripts/openapi-model.js';
 import { parameterLocations, parameterSchema } from '../../scripts/steps/validators.js';
-import { bundledSpecPath, loadInterface } from '../../src/cli/registry.js';
+import { bundledSpecPath, loadInterface } from '../../src/checks/registry.js';
 import { interfaces } from '../../src/interfaces.js';
 import { check, type CompiledValidator } from '../../src/runtime/validation.js';
 import { arbitraryOf, containsComposition, mutationsOf, unsupportedKeywords } from '../helpers/schema-arbitrary.js';

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../../scripts/lib.js';
 import { operationsOf, type JsonObject, type OperationModel } from '../../scripts/openapi-model.js';
-import { bundledSpecPath } from '../../src/cli/registry.js';
+import { bundledSpecPath } from '../../src/checks/registry.js';
 import { interfaces, type InterfaceName } from '../../src/interfaces.js';
 
 interface InventoryOperation {

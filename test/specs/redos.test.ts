@@ -9,7 +9,7 @@ import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { listFiles, projectRoot } from '../../scripts/lib.js';
 import { isObject, type Json } from '../../scripts/openapi-model.js';
-import { bundledSpecPath } from '../../src/cli/registry.js';
+import { bundledSpecPath } from '../../src/checks/registry.js';
 import { interfaces } from '../../src/interfaces.js';
 
 function specPatterns(): { where: string; pattern: string }[] {

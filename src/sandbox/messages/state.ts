@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { messageTable } from '../../../generated/messages/operations.js';
 import { patternDescriptions, validators } from '../../../generated/messages/validators.js';
-import { bundledSpecPath } from '../../cli/registry.js';
+import { bundledSpecPath } from '../../checks/registry.js';
 import type { ValidationIssue } from '../../runtime/errors.js';
 import { check, type CompiledValidator } from '../../runtime/validation.js';
 import { type SandboxEnvironment, SandboxProblem } from '../contract.js';

@@ -6,8 +6,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { operationsOf, resolveLocal, type JsonObject } from '../../../scripts/openapi-model.js';
-import { bundledSpecPath } from '../../../src/cli/registry.js';
-import type { ValidateTarget } from '../../../src/cli/validate.js';
+import { bundledSpecPath } from '../../../src/checks/registry.js';
+import type { ValidateTarget } from '../../../src/checks/validate.js';
 
 export const document = JSON.parse(readFileSync(bundledSpecPath('accounts'), 'utf8')) as JsonObject;
 const operations = operationsOf(document);

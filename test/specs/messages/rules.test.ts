@@ -12,7 +12,7 @@ import { messageTable } from '../../../generated/messages/operations.js';
 import { patternDescriptions, validators } from '../../../generated/messages/validators.js';
 import { projectRoot } from '../../../scripts/lib.js';
 import { operationsOf, type JsonObject } from '../../../scripts/openapi-model.js';
-import { bundledSpecPath } from '../../../src/cli/registry.js';
+import { bundledSpecPath } from '../../../src/checks/registry.js';
 import { check, type CompiledValidator } from '../../../src/runtime/validation.js';
 
 const example = (message: string, name = 'full'): Record<string, any> =>

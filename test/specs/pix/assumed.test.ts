@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { isObject, operationsOf, type JsonObject } from '../../../scripts/openapi-model.js';
-import { bundledSpecPath } from '../../../src/cli/registry.js';
+import { bundledSpecPath } from '../../../src/checks/registry.js';
 
 const bundle = JSON.parse(readFileSync(bundledSpecPath('pix'), 'utf8')) as JsonObject;
 const schemas = (bundle.components as JsonObject).schemas as JsonObject;

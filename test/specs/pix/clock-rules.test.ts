@@ -7,8 +7,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { JsonObject } from '../../../scripts/openapi-model.js';
-import { bundledSpecPath, loadInterface } from '../../../src/cli/registry.js';
-import { matchOperation, queryOf, validateDocument } from '../../../src/cli/validate.js';
+import { bundledSpecPath, loadInterface } from '../../../src/checks/registry.js';
+import { matchOperation, queryOf, validateDocument } from '../../../src/checks/validate.js';
 import { runCrossFieldChecks, todayInSaoPaulo } from '../../../src/rules/cross-field.js';
 
 const modules = await loadInterface('pix');

@@ -8,9 +8,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { operationsOf, resolveLocal, type JsonObject } from '../../../scripts/openapi-model.js';
-import { errorTypeStatuses, problemIssues } from '../../../src/cli/problem-checks.js';
-import { bundledSpecPath, loadInterface } from '../../../src/cli/registry.js';
-import { matchOperation, validateDocument } from '../../../src/cli/validate.js';
+import { errorTypeStatuses, problemIssues } from '../../../src/checks/problem-checks.js';
+import { bundledSpecPath, loadInterface } from '../../../src/checks/registry.js';
+import { matchOperation, validateDocument } from '../../../src/checks/validate.js';
 
 const modules = await loadInterface('pix');
 const bundles = ['pix', 'pix-location'].map((name) => JSON.parse(readFileSync(bundledSpecPath(name), 'utf8')) as JsonObject);

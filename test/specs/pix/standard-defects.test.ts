@@ -7,8 +7,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { JsonObject } from '../../../scripts/openapi-model.js';
-import { bundledSpecPath, loadInterface } from '../../../src/cli/registry.js';
-import { matchOperation, queryOf, validateDocument, type ValidateTarget } from '../../../src/cli/validate.js';
+import { bundledSpecPath, loadInterface } from '../../../src/checks/registry.js';
+import { matchOperation, queryOf, validateDocument, type ValidateTarget } from '../../../src/checks/validate.js';
 import { exampleCases } from '../../helpers/spec-examples.js';
 
 const modules = await loadInterface('pix');

@@ -9,7 +9,7 @@ import type { OperationValidatorSet } from '../runtime/pipeline.js';
 import { check } from '../runtime/validation.js';
 import type { InterfaceModules } from './registry.js';
 
-import { UsageError } from './arguments.js';
+import { UsageError } from './usage-error.js';
 
 export { UsageError };
 
