@@ -14,6 +14,9 @@ import { type Handler, defineSandboxModule } from '../contract.js';
 import { accountsProblems, refuse } from './access.js';
 import { baasHandlers } from './baas.js';
 import { billetHandlers, issueBillet } from './billets.js';
+import { approveOrder, orderHandlers, rejectOrder, settleOrder } from './caas-orders.js';
+import { verifyWallet, walletHandlers } from './caas-wallets.js';
+import { cryptoRiskHandlers } from './crypto-risk.js';
 import { invoiceHandlers, payInvoice } from './invoices.js';
 import { keyHandlers, otp } from './keys.js';
 import { ledgerHandlers, receive } from './ledger.js';
@@ -67,6 +70,9 @@ export const accountsSandbox = defineSandboxModule<AccountsState>({
     ...billetHandlers,
     ...invoiceHandlers,
     ...webhookHandlers,
+    ...walletHandlers,
+    ...orderHandlers,
+    ...cryptoRiskHandlers,
     ...baasHandlers,
   },
   controls: {
@@ -75,6 +81,10 @@ export const accountsSandbox = defineSandboxModule<AccountsState>({
     billet: issueBillet,
     payment: decidePayment,
     payInvoice,
+    verifyWallet,
+    approveOrder,
+    settleOrder,
+    rejectOrder,
     state: (_body, state) => state,
   },
 });

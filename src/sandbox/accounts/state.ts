@@ -61,6 +61,8 @@ export interface LedgerEntry {
 export interface Owned<T = Json> {
   readonly accountId: number;
   record: T;
+  /** What the sandbox keeps beside the record and never answers (the wallets a quote was asked for). */
+  extra?: Json;
 }
 
 /**
