@@ -23,6 +23,11 @@ const sandboxOptions: readonly OptionSpec[] = [
   { name: 'seed', value: '<text>', description: 'seed of every id the sandbox makes (default contrato): the same seed repeats a run' },
   { name: 'speed', value: '<n>', description: 'sandbox seconds per real second (default 1): 60 plays a 2-minute webhook resend in 2 s' },
   { name: 'snapshot', value: '<file>', description: 'keep the sandbox state in this JSON file, so a restart finds what was created' },
+  {
+    name: 'tls',
+    value: '<dir>',
+    description: 'mutual TLS with the files contrato dev-certs wrote in <dir>: HTTPS, and a client certificate of its CA required',
+  },
 ];
 const siteOption: OptionSpec = {
   name: 'site',
@@ -118,7 +123,7 @@ export const commands = [
     name: 'sandbox',
     summary: 'serve the stateful sandbox of the interfaces, or drive a running one (pay a charge, move the clock, plan a fault)',
     usage: [
-      'sandbox [--port <n>] [--host <address>] [--seed <text>] [--speed <n>] [--snapshot <file>]',
+      'sandbox [--port <n>] [--host <address>] [--seed <text>] [--speed <n>] [--snapshot <file>] [--tls <dir>]',
       'sandbox status | reset | deliveries [--url <sandbox>]',
       'sandbox pay <txid> | clock <seconds> | resend <delivery-id> [--url <sandbox>]',
       'sandbox fault <operationId> <unavailable|reset-after-processing|rate-limited|slow> [--count <n>] [--url <sandbox>]',

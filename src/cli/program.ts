@@ -5,13 +5,14 @@
  * `--help` and `--version` answer at once.
  */
 import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { interfaces, type InterfaceName } from '../interfaces.js';
 import { commandHelp, findCommand, overview, parseArguments, UsageError, type CommandSpec, type ParsedArguments } from './arguments.js';
 import { commands, type CommandName } from './commands.js';
 import type { Output } from './format-commands.js';
 import { defaultBasePort, PortInUseError } from './ports.js';
-import type { RunningServer } from './servers.js';
+import type { RunningServer, SandboxSettings } from './servers.js';
 
 export interface RunContext {
   /** How the user started this command, for the hints of error lines ("contrato mock", "npm start --"). */
@@ -50,14 +51,27 @@ function stringOption(parsed: ParsedArguments, name: string): string | undefined
 }
 
 /** The sandbox's own options of `start` and `sandbox`. */
-function sandboxSettings(parsed: ParsedArguments): { seed?: string; speed?: number; snapshotFile?: string } {
+function sandboxSettings(parsed: ParsedArguments): SandboxSettings {
   const seed = stringOption(parsed, 'seed');
   const speedText = stringOption(parsed, 'speed');
   const speed = speedText === undefined ? undefined : Number(speedText);
   if (speed !== undefined && !(speed > 0 && speed <= 100_000))
     throw new UsageError(`--speed takes a number above 0 and at most 100000, got ${JSON.stringify(speedText)}`);
   const snapshotFile = stringOption(parsed, 'snapshot');
-  return { ...(seed ? { seed } : {}), ...(speed ? { speed } : {}), ...(snapshotFile ? { snapshotFile } : {}) };
+  const tlsDir = stringOption(parsed, 'tls');
+  let tls: SandboxSettings['tls'];
+  if (tlsDir !== undefined) {
+    const files = { cert: 'server.pem', key: 'server-key.pem', ca: 'dev-ca.pem' } as const;
+    const missing = Object.values(files).filter((file) => !existsSync(join(tlsDir, file)));
+    if (missing.length > 0)
+      throw new UsageError(`--tls ${tlsDir} lacks ${missing.join(', ')}; write them with contrato dev-certs --dir ${tlsDir}`);
+    tls = {
+      cert: readFileSync(join(tlsDir, files.cert)),
+      key: readFileSync(join(tlsDir, files.key)),
+      ca: readFileSync(join(tlsDir, files.ca)),
+    };
+  }
+  return { ...(seed ? { seed } : {}), ...(speed ? { speed } : {}), ...(snapshotFile ? { snapshotFile } : {}), ...(tls ? { tls } : {}) };
 }
 
 function noPositionals(spec: CommandSpec, parsed: ParsedArguments): void {

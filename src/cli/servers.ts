@@ -172,11 +172,19 @@ export function serveStatic(siteDir: string, port: number, host: string = defaul
   });
 }
 
+/** The settings `contrato start` and `contrato sandbox` take for the sandbox. */
+export interface SandboxSettings {
+  readonly seed?: string;
+  readonly speed?: number;
+  readonly snapshotFile?: string;
+  readonly tls?: { readonly cert: Buffer; readonly key: Buffer; readonly ca: Buffer };
+}
+
 export interface StartOptions extends MockOptions {
   /** Base port: the docs site on it, each mock at its offset (4011 - 4000 for accounts, ...); 0 gives every server a free port. */
   readonly port?: number;
   /** Also start the sandbox of every interface (at base + 10), with these settings. */
-  readonly sandbox?: { readonly seed?: string; readonly speed?: number; readonly snapshotFile?: string };
+  readonly sandbox?: SandboxSettings;
   /** Where progress goes, one line per event. */
   readonly log?: (line: string) => void;
 }

@@ -5,6 +5,7 @@
  */
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { errorTypeStatuses } from '../checks/problem-checks.js';
 import { bundledSpecPath } from '../checks/registry.js';
@@ -34,6 +35,11 @@ export interface SandboxOptions {
   readonly strict?: boolean;
   /** Where state is kept between runs (JSON); none by default. */
   readonly snapshotFile?: string;
+  /**
+   * Mutual TLS, as the platform demands it (section 5.1): HTTPS with this certificate, and a client certificate
+   * issued by `ca` required of every caller (`contrato dev-certs` writes all three).
+   */
+  readonly tls?: { readonly cert: string | Buffer; readonly key: string | Buffer; readonly ca: string | Buffer };
   readonly log?: (line: string) => void;
 }
 
@@ -183,7 +189,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     knownOperation: (operationId) => [...mounted.values()].some((entry) => operationId in entry.generated.operationTable),
   });
 
-  const server = createServer(async (request, response) => {
+  const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     try {
       const target = request.url ?? '/';
       const read = await readBody(request, maxBodyBytes, bodyDeadlineMs);
@@ -230,13 +236,18 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
       drifts.push(`internal error: ${(error as Error).message}`);
       if (!response.headersSent) send(response, 500, { detail: 'the sandbox failed on this request; its log says why' });
     }
-  });
+  };
+  const tls = options.tls;
+  // A client without a certificate of the CA is refused in the handshake, as the platform refuses it.
+  const server = tls
+    ? createTlsServer({ cert: tls.cert, key: tls.key, ca: tls.ca, requestCert: true, rejectUnauthorized: true }, handle)
+    : createServer(handle);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
   });
   const { port } = server.address() as AddressInfo;
-  address = `http://${options.host ?? '127.0.0.1'}:${port}`;
+  address = `${tls ? 'https' : 'http'}://${options.host ?? '127.0.0.1'}:${port}`;
 
   return {
     url: address,
