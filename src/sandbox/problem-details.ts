@@ -24,13 +24,7 @@ const problemJson = 'application/problem+json';
 
 /** The problem format of interfaces A and D at `{base_url}` (the module's sandbox address). */
 export function problemDetails(): ProblemFormat {
-  const answer = (
-    status: number,
-    type: string,
-    detail: string,
-    context: ProblemContext,
-    extra: Record<string, unknown> = {},
-  ): SandboxAnswer => ({
+  const answer = (status: number, type: string, detail: string, context: ProblemContext): SandboxAnswer => ({
     status,
     contentType: problemJson,
     body: {
@@ -43,9 +37,13 @@ export function problemDetails(): ProblemFormat {
   });
   return {
     problem(problem: SandboxProblem, context): SandboxAnswer {
-      const extra =
-        problem.violations.length > 0 ? { errors: problem.violations.map(({ pointer, message }) => ({ pointer, message })) } : {};
-      const base = answer(problem.status, problem.errorType, problem.detail, context, extra);
+      // The offending members go in detail: the shared Problem schema lists no member for them.
+      const named = problem.violations.map(({ pointer, message }) => `${pointer || '/'}: ${message}`);
+      const detail =
+        named.length > 0 && !named.every((line) => problem.detail.includes(line))
+          ? `${problem.detail} (${named.join('; ')})`
+          : problem.detail;
+      const base = answer(problem.status, problem.errorType, detail, context);
       return { ...base, headers: problem.headers };
     },
     invalid(issues: readonly ValidationIssue[], context): SandboxAnswer {
