@@ -12,7 +12,7 @@
  */
 import { type Handler, defineSandboxModule } from '../contract.js';
 import { accountsProblems, refuse } from './access.js';
-import { baasHandlers } from './baas.js';
+import { baasHandlers, onboardingHandlers, onboardingStatus } from './baas.js';
 import { billetHandlers, issueBillet } from './billets.js';
 import { approveOrder, orderHandlers, rejectOrder, settleOrder } from './caas-orders.js';
 import { verifyWallet, walletHandlers } from './caas-wallets.js';
@@ -74,6 +74,7 @@ export const accountsSandbox = defineSandboxModule<AccountsState>({
     ...orderHandlers,
     ...cryptoRiskHandlers,
     ...baasHandlers,
+    ...onboardingHandlers,
   },
   controls: {
     otp,
@@ -85,6 +86,7 @@ export const accountsSandbox = defineSandboxModule<AccountsState>({
     approveOrder,
     settleOrder,
     rejectOrder,
+    onboardingStatus,
     state: (_body, state) => state,
   },
 });
