@@ -6,8 +6,9 @@ import type { MountableModule } from './contract.js';
 import { coreBankingSandbox } from './core-banking/index.js';
 import { messagesSandbox } from './messages/index.js';
 import { pixSandbox } from './pix/index.js';
+import { pixLocationSandbox } from './pix-location/index.js';
 
-export const sandboxModules: readonly MountableModule[] = [pixSandbox, messagesSandbox, coreBankingSandbox];
+export const sandboxModules: readonly MountableModule[] = [pixSandbox, pixLocationSandbox, messagesSandbox, coreBankingSandbox];
 
 /** Loopback port of the sandbox when nothing else is asked (the docs site is on 4000, the Prism mocks on 4011 to 4015). */
 export const sandboxPort = 4010;

@@ -110,16 +110,12 @@ afterAll(async () => {
   await client?.close();
   await sandbox?.stop();
 });
-// A drift of the Pix module, not of the locations: it answers a cobv with a top-level `location`, which
-// CobVGerada does not list (only the immediate charge has one; the cobv's address is in `loc.location`).
-// Tolerated here by name so that a cobv can be created at all; every other drift fails the test.
-const knownPixDrift = /^cobv\.\w+ 20[01] \/(cobs\/\d+\/)?location: is not a field the spec lists here/;
 let driftsSeen = 0;
 afterEach(() => {
   // Every answer of every test is checked against the contract: a drift fails the test that caused it.
   const drifts = sandbox.drifts().slice(driftsSeen);
   driftsSeen += drifts.length;
-  expect(drifts.filter((drift) => !knownPixDrift.test(drift))).toEqual([]);
+  expect(drifts).toEqual([]);
 });
 
 describe('an immediate charge read from its location', () => {
