@@ -106,6 +106,7 @@ beforeAll(async () => {
     body: { uri: receiverUrl, enabled: true, method: 'PUT', headers: { 'x-receiver-secret': 'abc123' } },
   });
   await client.webhooks.registerCashout({ body: { uri: receiverUrl, enabled: true } });
+  await client.webhooks.registerReceive({ body: { uri: receiverUrl, enabled: true } });
 });
 afterAll(async () => {
   for (const created of clients) await created.close();
@@ -282,5 +283,30 @@ describe('billets (sections 2.5 and 4.4)', () => {
     expect(paid.payment?.amount).toBe(info.totalUpdated);
     const broken = `${billet.barcode.slice(0, 4)}${(Number(billet.barcode[4]) + 1) % 10}${billet.barcode.slice(5)}`;
     expect((await problemOf(client.billets.info({ body: { billetCode: broken } }))).status).toBe(400);
+  });
+});
+
+describe('credits and resets', () => {
+  it('a Pix received is a CREDIT with its RECEIVE event', async () => {
+    const { endToEndId } = await control('/accounts/receive', { amount: 33.1, payerName: 'Loja Azul' });
+    await waitFor(() => received.some((event) => event.type === 'RECEIVE' && event.data.endToEndId === endToEndId));
+    const event = received.find((entry) => entry.type === 'RECEIVE' && entry.data.endToEndId === endToEndId)!;
+    expect(event.data).toMatchObject({
+      creditDebitType: 'CREDIT',
+      transactionType: 'PIX',
+      status: 'LIQUIDATED',
+      payment: { amount: '33.10' },
+    });
+  });
+
+  it('a payment pending at a reset never liquidates into, nor notifies from, the new state', async () => {
+    await client.ted.create({ body: { creditorAccount: creditor, payment: { amount: 9 } } }, { idempotencyKey: 'ted0009' });
+    await control('/reset', { seed });
+    await control('/clock', { advanceSeconds: 5 });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(received.some((event) => event.data.idempotencyKey === 'ted0009')).toBe(false);
+    const fresh = connect('sandbox-account');
+    expect((await problemOf(fresh.ted.getByIdempotencyKey({ path: { idempotencyKey: 'ted0009' } }))).status).toBe(404);
+    expect((await available(fresh)).available).toBe(100000);
   });
 });

@@ -8,7 +8,7 @@
  */
 import type { Handler } from '../contract.js';
 import { accountOf, notFound, refuse } from './access.js';
-import { type AccountsState, instant, type Json, next } from './state.js';
+import { type AccountsState, instant, type Json, next, later } from './state.js';
 
 /** Sandbox seconds an ingest of a wallet's history takes. */
 export const ingestSeconds = 20;
@@ -70,7 +70,7 @@ export const cryptoRiskHandlers: Record<string, Handler<AccountsState>> = {
       );
     const started = { status: 'RUNNING' as const, persisted: null };
     state.ingests[key] = started;
-    env.clock.at(env.clock.nowMs() + ingestSeconds * 1000, () => {
+    later(state, env, ingestSeconds * 1000, () => {
       state.ingests[key] = { status: 'IDLE', persisted: historySize(address) };
     });
     return { status: 202, body: {} };

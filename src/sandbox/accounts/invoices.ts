@@ -16,7 +16,18 @@ import type { ControlVerb, Handler, SandboxEnvironment, SandboxRequest } from '.
 import { accountOf, notFound, refuse } from './access.js';
 import { notifyEntry, record } from './ledger.js';
 import { idempotencyKeyOf, remember, replayed } from './outgoing.js';
-import { type Account, type AccountsState, centsOf, endToEndId, type Json, next, otherIspb, partyOf, type StoredInvoice } from './state.js';
+import {
+  type Account,
+  type AccountsState,
+  centsOf,
+  endToEndId,
+  type Json,
+  next,
+  otherIspb,
+  partyOf,
+  type StoredInvoice,
+  later,
+} from './state.js';
 import { deliver } from './webhooks.js';
 
 /** Sandbox seconds the boleto registry takes to confirm a registration. */
@@ -96,7 +107,7 @@ function issue(state: AccountsState, env: SandboxEnvironment, account: Account, 
   data.boletoBarcode = barcode;
   data.boletoDigitableLine = digitableLineOfBarcode(barcode);
   invoice.lifecycle = 'REGISTERING';
-  env.clock.at(env.clock.nowMs() + registrySeconds * 1000, () => {
+  later(state, env, registrySeconds * 1000, () => {
     if (invoice.lifecycle !== 'REGISTERING') return;
     invoice.lifecycle = 'REGISTERED';
     notify(state, env, invoice, 'invoice.registered');

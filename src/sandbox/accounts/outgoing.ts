@@ -8,7 +8,7 @@
 import type { ControlVerb, SandboxEnvironment, SandboxRequest } from '../contract.js';
 import { invalid, refuse } from './access.js';
 import { balanceOf, notifyEntry, record, settleEntries } from './ledger.js';
-import { type Account, type AccountsState, fingerprint, instant, type LedgerEntry, type Owned } from './state.js';
+import { type Account, type AccountsState, fingerprint, instant, type LedgerEntry, type Owned, later } from './state.js';
 import { deliver } from './webhooks.js';
 
 /** Sandbox seconds between an INSTANT payment's creation and its liquidation. */
@@ -81,7 +81,7 @@ export function start(state: AccountsState, env: SandboxEnvironment, payment: Ou
   payment.stored.record.status = entry.status;
   if (!funded) cashout(state, env, entry, 'insufficient balance');
   else if (payment.approvalRequired) state.awaitingApproval.push(source);
-  else env.clock.at(env.clock.nowMs() + settlesAfterSeconds * 1000, () => liquidate(state, env, source));
+  else later(state, env, settlesAfterSeconds * 1000, () => liquidate(state, env, source));
 }
 
 function storedOf(state: AccountsState, source: string): Owned | undefined {

@@ -275,6 +275,16 @@ export function createAccountsState(env: SandboxEnvironment): AccountsState {
   return state;
 }
 
+/**
+ * Runs `task` `delayMs` of sandbox time from now, unless the module's state was replaced meanwhile (a
+ * reset or a snapshot read): what was pending in the old state never acts on, or notifies from, the new.
+ */
+export function later(state: AccountsState, env: SandboxEnvironment, delayMs: number, task: () => void): void {
+  env.clock.at(env.clock.nowMs() + delayMs, () => {
+    if (env.stateOf<AccountsState>('accounts') === state) task();
+  });
+}
+
 /** The next number of a sequence (the first is `start`). */
 export function next(state: AccountsState, sequence: string, start = 1): number {
   const value = state.sequences[sequence] ?? start;
