@@ -90,6 +90,9 @@ describe('token and x-account-id (section 5.5, conventions 1 and 2)', () => {
     expect(await issued.json()).toMatchObject({ tokenType: 'Bearer', expiresAt: 3600 });
     const wrong = await ask({ clientId: 'sandbox-account', clientSecret: 'nope', grantType: 'client_credentials' });
     expect(wrong.status).toBe(401);
+    // A credential of another interface (the API Pix's) is not one of the accounts API.
+    const other = await ask({ clientId: 'sandbox-pix', clientSecret: 'sandbox-secret', grantType: 'client_credentials' });
+    expect(other.status).toBe(401);
     const scope = await ask({
       clientId: 'sandbox-account',
       clientSecret: 'sandbox-secret',

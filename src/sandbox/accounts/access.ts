@@ -24,6 +24,15 @@ export const invalid = (detail: string): never => refuse(400, 'invalid-parameter
 
 export type Caller = { readonly kind: 'baas' } | { readonly kind: 'account'; readonly accountId: number };
 
+/** Whether a known client id is a credential of the accounts API (not one of another interface's). */
+export function isAccountsCredential(clientId: string, state: AccountsState, env: SandboxEnvironment): boolean {
+  return (
+    clientId.startsWith('baas_') ||
+    state.credentials.some((credential) => credential.clientId === clientId) ||
+    (env.tokens.scopesOf(clientId)?.includes('account.read') ?? false)
+  );
+}
+
 export function callerOf(request: SandboxRequest, state: AccountsState, env: SandboxEnvironment): Caller {
   const clientId = request.principal?.clientId ?? '';
   if (clientId.startsWith('baas_')) return { kind: 'baas' };

@@ -10,8 +10,9 @@
  * `verifyWallet { walletId }`; `approveOrder`, `settleOrder`, `rejectOrder { orderId }`;
  * `onboardingStatus { id, status }`; `state` (everything held, for a test).
  */
+import { createHash, timingSafeEqual } from 'node:crypto';
 import { type Handler, defineSandboxModule } from '../contract.js';
-import { accountsProblems, refuse } from './access.js';
+import { accountsProblems, isAccountsCredential, refuse } from './access.js';
 import { baasHandlers, onboardingHandlers, onboardingStatus } from './baas.js';
 import { billetHandlers, issueBillet } from './billets.js';
 import { approveOrder, orderHandlers, rejectOrder, settleOrder } from './caas-orders.js';
@@ -21,12 +22,17 @@ import { invoiceHandlers, payInvoice } from './invoices.js';
 import { keyHandlers, otp } from './keys.js';
 import { ledgerHandlers, receive } from './ledger.js';
 import { decidePayment } from './outgoing.js';
-import { type AccountsState, createAccountsState, type Json } from './state.js';
+import { createAccountsState } from './seed.js';
+import type { AccountsState, Json } from './state.js';
 import { transferHandlers } from './transfers.js';
 import { webhookHandlers } from './webhooks.js';
 
 /** Seconds a token of interface A lives (the `expiresAt` of the answer, read as a lifetime by the client). */
 export const accountsTokenSeconds = 3600;
+
+const digest = (secret: string): Buffer => createHash('sha256').update(secret, 'utf8').digest();
+/** Secrets compared in constant time (digests of equal length, whatever the secrets' lengths). */
+const sameSecret = (held: string, given: string): boolean => timingSafeEqual(digest(held), digest(given));
 
 /**
  * The token request of section 5.5 (camelCase). The seeded credentials and those issued by POST
@@ -36,9 +42,9 @@ const token: Handler<AccountsState> = (request, state, env) => {
   const { clientId, clientSecret, scope } = request.body as Json;
   const id = String(clientId);
   const issued = state.credentials.find((credential) => credential.clientId === id);
-  const known = issued ? issued.clientSecret === clientSecret : env.tokens.checkCredential(id, String(clientSecret));
+  const known = issued ? sameSecret(issued.clientSecret, String(clientSecret)) : env.tokens.checkCredential(id, String(clientSecret));
   const held = issued ? issued.scopes : (env.tokens.scopesOf(id) ?? []);
-  if (!known)
+  if (!known || !isAccountsCredential(id, state, env))
     refuse(401, 'invalid-credentials', 'the client id or secret is not one the sandbox knows (GET /_sandbox names its credentials)');
   const asked = typeof scope === 'string' && scope.trim() !== '' ? scope.trim().split(/\s+/) : [...held];
   const refused = asked.filter((name) => !held.includes(name));
