@@ -238,3 +238,30 @@ describe('webhooks (sections 4.5 and 6.1)', () => {
     expect((await client.webhooks.list()).data.map((entry) => entry.type)).toEqual(['INVOICE']);
   });
 });
+
+describe('registration of the other types (section 4.5)', () => {
+  it('REFUND and INFRACTION register like the others; the type segment is case-insensitive', async () => {
+    const account = connect('baas_sandbox', 2003);
+    const refund = await account.webhooks.registerRefund({
+      body: { uri: 'http://127.0.0.1:9/refund', enabled: true, email: 'ti@example.com' },
+    });
+    expect(refund).toMatchObject({ type: 'REFUND', email: 'ti@example.com', headers: null });
+    await account.webhooks.registerInfraction({
+      body: { uri: 'http://127.0.0.1:9/infraction', enabled: true, headers: { authorization: 'Basic eDp5' } },
+    });
+    const token = await fetch(`${sandbox.urlOf('accounts')}/auth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ clientId: 'baas_sandbox', clientSecret: 'sandbox-secret', grantType: 'client_credentials' }),
+    });
+    const { accessToken } = (await token.json()) as { accessToken: string };
+    const mixed = await fetch(`${sandbox.urlOf('accounts')}/webhooks/Infraction`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${accessToken}`, 'content-type': 'application/json', 'x-account-id': '2003' },
+      body: JSON.stringify({ uri: 'http://127.0.0.1:9/infraction2', enabled: true }),
+    });
+    expect(mixed.status).toBe(200);
+    const types = (await account.webhooks.list()).data.map((entry) => `${entry.type} ${entry.uri}`);
+    expect(types).toEqual(['REFUND http://127.0.0.1:9/refund', 'INFRACTION http://127.0.0.1:9/infraction2']);
+  });
+});
