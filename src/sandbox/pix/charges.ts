@@ -7,6 +7,7 @@
 import { buildBrCode } from '../../formats/brcode.js';
 import { type Handler, type SandboxEnvironment, SandboxProblem, type SandboxRequest } from '../contract.js';
 import { instant, type Json, page, type PixState, type StoredCharge, within } from './state.js';
+import { checkBatchEntry } from './batches.js';
 import { linkLocation, newLocation, unlinkLocation } from './locations.js';
 
 type Kind = StoredCharge['kind'];
@@ -48,8 +49,11 @@ function brCodeOf(state: PixState, location: string, amount: unknown): string {
   });
 }
 
+/** What charge code reads of a request: the module's address, for the location of a new charge. */
+type Origin = Pick<SandboxRequest, 'baseUrl'>;
+
 /** The members of a request body applied to a charge, checking what the schema cannot (chave, loc). */
-function apply(state: PixState, kind: Kind, txid: string, base: Json, body: Json, request: SandboxRequest, env: SandboxEnvironment): Json {
+function apply(state: PixState, kind: Kind, txid: string, base: Json, body: Json, request: Origin, env: SandboxEnvironment): Json {
   const next: Json = { ...base };
   for (const [member, value] of Object.entries(body)) {
     if (member === 'loc' || member === 'status') continue;
@@ -83,7 +87,8 @@ function apply(state: PixState, kind: Kind, txid: string, base: Json, body: Json
     next.loc = newLocation(state, kind, txid, request, env);
   }
   const location = (next.loc as Json).location as string;
-  next.location = location;
+  // Only an immediate charge shows the location at its top level (CobGerada); a cobv shows it in loc alone.
+  if (kind === 'cob') next.location = location;
   next.pixCopiaECola = brCodeOf(state, location, (next.valor as Json | undefined)?.original);
   return next;
 }
@@ -93,7 +98,15 @@ function defaultCalendar(kind: Kind, criacao: unknown): Json {
   return kind === 'cob' ? { criacao, expiracao: 86_400 } : { criacao, validadeAposVencimento: 30 };
 }
 
-function create(state: PixState, kind: Kind, txid: string, body: Json, request: SandboxRequest, env: SandboxEnvironment): StoredCharge {
+/** Creates the charge `txid` ATIVA, revisao 0 (also for each entry of a batch, batches.ts). */
+export function createCharge(
+  state: PixState,
+  kind: Kind,
+  txid: string,
+  body: Json,
+  request: Origin,
+  env: SandboxEnvironment,
+): StoredCharge {
   if (state.charges[txid]) refuse(kind, `the txid ${txid} is already in use by this receiving user`, 'txid', txid);
   const base: Json = { calendario: defaultCalendar(kind, instant(env)), txid, revisao: 0, status: 'ATIVA' };
   const current = apply(state, kind, txid, base, body, request, env);
@@ -102,11 +115,12 @@ function create(state: PixState, kind: Kind, txid: string, body: Json, request: 
   return charge;
 }
 
-function revise(
+/** Changes an ATIVA charge: `replace` for PUT, a revision (PATCH) otherwise (also for batch entries, batches.ts). */
+export function reviseCharge(
   state: PixState,
   charge: StoredCharge,
   body: Json,
-  request: SandboxRequest,
+  request: Origin,
   env: SandboxEnvironment,
   replace: boolean,
 ): void {
@@ -143,19 +157,23 @@ const created = (state: PixState, charge: StoredCharge) => ({ status: 201, body:
 
 export function chargeHandlers(kind: Kind): Record<string, Handler<PixState>> {
   const handlers: Record<string, Handler<PixState>> = {
-    [`${kind}.create`]: (request, state, env) =>
-      created(state, create(state, kind, request.path.txid!, request.body as Json, request, env)),
+    [`${kind}.create`]: (request, state, env) => {
+      if (kind === 'cobv') checkBatchEntry(state, env, request.path.txid!);
+      return created(state, createCharge(state, kind, request.path.txid!, request.body as Json, request, env));
+    },
     [`${kind}.replace`]: (request, state, env) => {
+      if (kind === 'cobv') checkBatchEntry(state, env, request.path.txid!);
       const existing = state.charges[request.path.txid!];
-      if (!existing) return created(state, create(state, kind, request.path.txid!, request.body as Json, request, env));
+      if (!existing) return created(state, createCharge(state, kind, request.path.txid!, request.body as Json, request, env));
       if (existing.kind !== kind)
         refuse(kind, `the txid ${request.path.txid} is in use by a ${existing.kind} charge`, 'txid', request.path.txid);
-      revise(state, existing, request.body as Json, request, env, true);
+      reviseCharge(state, existing, request.body as Json, request, env, true);
       return { status: 200, body: chargeView(state, existing) };
     },
     [`${kind}.revise`]: (request, state, env) => {
+      if (kind === 'cobv') checkBatchEntry(state, env, request.path.txid!);
       const charge = stored(state, kind, request.path.txid!);
-      revise(state, charge, request.body as Json, request, env, false);
+      reviseCharge(state, charge, request.body as Json, request, env, false);
       return { status: 200, body: chargeView(state, charge) };
     },
     [`${kind}.get`]: (request, state) => {
@@ -182,7 +200,8 @@ export function chargeHandlers(kind: Kind): Record<string, Handler<PixState>> {
           (query.status === undefined || current.status === query.status) &&
           (query.cpf === undefined || devedor.cpf === query.cpf) &&
           (query.cnpj === undefined || devedor.cnpj === query.cnpj) &&
-          (query.locationPresente === undefined || Boolean(current.loc) === query.locationPresente)
+          (query.locationPresente === undefined || Boolean(current.loc) === query.locationPresente) &&
+          (query.loteCobVId === undefined || state.batchOfTxid[current.txid as string] === String(query.loteCobVId))
         );
       });
       const { items, paginacao } = page(matching, query);
@@ -194,7 +213,7 @@ export function chargeHandlers(kind: Kind): Record<string, Handler<PixState>> {
     handlers['cob.createWithoutTxid'] = (request, state, env) => {
       let txid = env.random.text(32);
       while (state.charges[txid]) txid = env.random.text(32);
-      return created(state, create(state, 'cob', txid, request.body as Json, request, env));
+      return created(state, createCharge(state, 'cob', txid, request.body as Json, request, env));
     };
   }
   return handlers;

@@ -1,13 +1,24 @@
 /**
  * The sandbox of interface B, the Pix receiving API: token, charges (cob, cobv), payload locations, Pix
- * received and refunds, webhooks and their notifications. Control verbs: `pay` (a payer pays a charge),
- * `keys` (the receiving user's keys, and one more with `{ add }`), `state` (everything held, for a test).
+ * received and refunds, webhooks and their notifications; batches of due-date charges; Pix Automático
+ * (recurrences, their locations and confirmation requests, recurring charges, their webhooks). Control
+ * verbs: `pay` (a payer pays a charge), `keys` (the receiving user's keys, and one more with `{ add }`),
+ * `state` (everything held, for a test), `rec` / `solicrec` / `cobr` (the payer's side of Pix Automático:
+ * confirm or refuse a recurrence or a request, settle or fail an attempt), `account` (the account recurring
+ * charges are paid into).
  */
 import { defineSandboxModule, type Handler, SandboxProblem } from '../contract.js';
+import { batchHandlers } from './batches.js';
 import { chargeHandlers } from './charges.js';
+import { confirmationHandlers, confirmationVerb } from './confirmations.js';
 import { locationHandlers } from './locations.js';
 import { pay, paymentHandlers } from './payments.js';
 import { pixProblems } from './problems.js';
+import { recLocationHandlers } from './rec-locations.js';
+import { recurrenceHandlers, recurrenceVerb } from './recurrences.js';
+import { recurrenceWebhookHandlers } from './recurrence-webhooks.js';
+import { recurringChargeVerb } from './recurring-attempts.js';
+import { recurringChargeHandlers } from './recurring-charges.js';
 import { createPixState, type Json, type PixState } from './state.js';
 import { webhookHandlers } from './webhooks.js';
 
@@ -47,6 +58,12 @@ export const pixSandbox = defineSandboxModule<PixState>({
     ...locationHandlers,
     ...paymentHandlers,
     ...webhookHandlers,
+    ...batchHandlers,
+    ...recurrenceHandlers,
+    ...recLocationHandlers,
+    ...confirmationHandlers,
+    ...recurringChargeHandlers,
+    ...recurrenceWebhookHandlers,
   },
   controls: {
     pay,
@@ -59,5 +76,9 @@ export const pixSandbox = defineSandboxModule<PixState>({
       return { keys: state.receiver.keys };
     },
     state: (_body, state) => state,
+    rec: recurrenceVerb,
+    solicrec: confirmationVerb,
+    cobr: recurringChargeVerb,
+    account: (_body, state) => ({ recebedor: state.recurringAccount }),
   },
 });

@@ -12,13 +12,13 @@ const notFound = (id: string): never => {
   ]);
 };
 
-/** The address of a location token on the sandbox: `127.0.0.1:4010/pix-location/v2/<token>` (cobv: `.../cobv/<token>`). */
-function locationAddress(request: SandboxRequest, tipoCob: string, token: string): string {
+/** The address of a location token on the sandbox: `127.0.0.1:4010/pix-location/<token>` (cobv: `.../cobv/<token>`). */
+function locationAddress(request: Pick<SandboxRequest, 'baseUrl'>, tipoCob: string, token: string): string {
   const host = request.baseUrl.replace(/^https?:\/\//, '').replace(/\/pix$/, '');
   return `${host}/pix-location${tipoCob === 'cobv' ? '/cobv' : ''}/${token}`;
 }
 
-function makeLocation(state: PixState, tipoCob: string, request: SandboxRequest, env: SandboxEnvironment): Json {
+function makeLocation(state: PixState, tipoCob: string, request: Pick<SandboxRequest, 'baseUrl'>, env: SandboxEnvironment): Json {
   const id = state.nextLocationId;
   state.nextLocationId += 1;
   const token = env.random.uuid().replace(/-/g, '');
@@ -30,7 +30,13 @@ function makeLocation(state: PixState, tipoCob: string, request: SandboxRequest,
 /** What a charge shows of its location (the token stays inside the sandbox). */
 const shown = ({ token: _token, txid: _txid, ...location }: Json): Json => location;
 
-export function newLocation(state: PixState, kind: string, txid: string, request: SandboxRequest, env: SandboxEnvironment): Json {
+export function newLocation(
+  state: PixState,
+  kind: string,
+  txid: string,
+  request: Pick<SandboxRequest, 'baseUrl'>,
+  env: SandboxEnvironment,
+): Json {
   const location = makeLocation(state, kind, request, env);
   location.txid = txid;
   state.locationTokens[location.token as string] = txid;

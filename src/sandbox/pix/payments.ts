@@ -15,7 +15,7 @@ const refundWindowDays = 90;
 const isRecord = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** `E` (or `D` for a refund), the ISPB, the UTC minute and 11 letters or digits. */
-function endToEndId(env: SandboxEnvironment, prefix: 'E' | 'D', ispb: string): string {
+export function endToEndId(env: SandboxEnvironment, prefix: 'E' | 'D', ispb: string): string {
   const stamp = env.clock.now().toISOString().replace(/[-T:]/g, '').slice(0, 12);
   return `${prefix}${ispb}${stamp}${env.random.text(11)}`;
 }

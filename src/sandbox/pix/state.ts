@@ -29,6 +29,43 @@ export interface PixState {
   webhooks: Record<string, Json>;
   /** Location access token → txid of the charge linked to it. */
   locationTokens: Record<string, string>;
+  /** Recurrences by idRec, as GET /rec/{idRec} answers them without `solicitacao` and `dadosQR` (joined when answering). */
+  recurrences: Record<string, Json>;
+  /** Recurrence locations (locrec) by id (as text), each with its access `token` (kept inside the sandbox). */
+  recLocations: Record<string, Json>;
+  nextRecLocationId: number;
+  /** Recurrence location access token → idRec of the recurrence linked to it. */
+  recLocationTokens: Record<string, string>;
+  /** Recurrence confirmation requests (solicrec) by idSolicRec, as GET answers them without `recPayload`. */
+  confirmations: Record<string, Json>;
+  /** Recurring charges (cobr) by txid. */
+  recurringCharges: Record<string, StoredRecurringCharge>;
+  /** The account recurring charges are paid into (`recebedor` of POST /cobr must name it). */
+  readonly recurringAccount: { readonly agencia: string; readonly conta: string; readonly tipoConta: string };
+  /** Webhooks of recurrences (PUT /webhookrec) and of recurring charges (PUT /webhookcobr). */
+  recurrenceWebhooks: { rec?: Json; cobr?: Json };
+  /** Batches of due-date charges (lotecobv) by id. */
+  batches: Record<string, StoredBatch>;
+  /** txid → id of the batch that lists it. */
+  batchOfTxid: Record<string, string>;
+}
+
+export interface StoredRecurringCharge {
+  /** The charge as GET /cobr/{txid} answers it, without `pix` (joined from `received`). */
+  current: Json;
+  /** End-to-end ids of the Pix that settled it. */
+  paidBy: string[];
+}
+
+export interface StoredBatch {
+  /** The batch as GET /lotecobv/{id} answers it. */
+  view: Json;
+  /** Entries still EM_PROCESSAMENTO: txid → the request and how to apply it (create, replace or revise). */
+  pending: Record<string, { body: Json; mode: 'create' | 'replace' | 'revise' }>;
+  /** Sandbox time (ms) at which the pending entries are processed. */
+  processAtMs: number;
+  /** The module's address when the batch was sent, for the locations of the charges it creates. */
+  baseUrl: string;
 }
 
 /** ISPB the sandbox PSP answers with, and the one its made-up payers' PSP has. */
@@ -51,6 +88,16 @@ export function createPixState(env: SandboxEnvironment): PixState {
     received: {},
     webhooks: {},
     locationTokens: {},
+    recurrences: {},
+    recLocations: {},
+    nextRecLocationId: 1,
+    recLocationTokens: {},
+    confirmations: {},
+    recurringCharges: {},
+    recurringAccount: { agencia: '0001', conta: '1234567', tipoConta: 'CORRENTE' },
+    recurrenceWebhooks: {},
+    batches: {},
+    batchOfTxid: {},
   };
 }
 
