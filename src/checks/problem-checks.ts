@@ -45,7 +45,8 @@ export function problemIssues(
   body: unknown,
   typeStatuses: ReadonlyMap<string, ReadonlySet<string>>,
 ): ValidationIssue[] {
-  if (!isObject(body) || !/^\d{3}$/.test(status)) return [];
+  // Only an error answer is a problem: a success body may have a `status` of its own (OnboardingCreated's 1).
+  if (!isObject(body) || !/^[45]\d\d$/.test(status)) return [];
   const issues: ValidationIssue[] = [];
   if (typeof body.status === 'number' && body.status !== Number(status)) {
     issues.push({
