@@ -15,6 +15,7 @@ import { todayInSaoPaulo } from '../../src/rules/cross-field.js';
 import { ProblemError, ValidationError } from '../../src/runtime/errors.js';
 import type { DeliveryRecord } from '../../src/sandbox/contract.js';
 import { pixSandbox } from '../../src/sandbox/pix/index.js';
+import { attemptScheduledAfterSeconds } from '../../src/sandbox/pix/recurring-attempts.js';
 import { type RunningSandbox, startSandbox } from '../../src/sandbox/server.js';
 
 const seed = `pix-recurrence-${Date.now()}`;
@@ -246,7 +247,7 @@ describe('recurring charges', () => {
       valor: { original: '49.90' },
       recebedor: { conta: '1234567', cnpj: '11222333000181' },
     });
-    await control('/clock', { advanceSeconds: 5 });
+    await control('/clock', { advanceSeconds: attemptScheduledAfterSeconds + 1 });
     const active = await client.cobr.get({ path: { txid: created.txid } });
     expect(active).toMatchObject({ status: 'ATIVA', tentativas: [{ tipo: 'AGND', status: 'AGENDADA', dataLiquidacao: day(2) }] });
     const paid = await control('/pix/cobr', { txid: created.txid, status: 'PAGA' });

@@ -17,7 +17,7 @@ import { refuse, txidInUse } from './recurrence-support.js';
 import { instant, type Json, page, type PixState, type StoredBatch, within } from './state.js';
 
 /** Sandbox seconds between a batch's acceptance and the outcome of its charges. */
-export const batchProcessedAfterSeconds = 2;
+export const batchProcessedAfterSeconds = 5;
 
 const invalid = 'LoteCobVOperacaoInvalida';
 type Mode = StoredBatch['pending'][string]['mode'];

@@ -14,7 +14,7 @@ import { notifyRecurringCharge } from './recurrence-webhooks.js';
 import { instant, type Json, type PixState, type StoredRecurringCharge } from './state.js';
 
 /** Sandbox seconds between the sending of an attempt and its scheduling by the payer's PSP. */
-export const attemptScheduledAfterSeconds = 2;
+export const attemptScheduledAfterSeconds = 5;
 export const maxRetries = 3;
 export const retryWindowDays = 7;
 
