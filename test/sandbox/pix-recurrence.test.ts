@@ -15,6 +15,7 @@ import { todayInSaoPaulo } from '../../src/rules/cross-field.js';
 import { ProblemError, ValidationError } from '../../src/runtime/errors.js';
 import type { DeliveryRecord } from '../../src/sandbox/contract.js';
 import { pixSandbox } from '../../src/sandbox/pix/index.js';
+import { pixLocationSandbox } from '../../src/sandbox/pix-location/index.js';
 import { attemptScheduledAfterSeconds } from '../../src/sandbox/pix/recurring-attempts.js';
 import { type RunningSandbox, startSandbox } from '../../src/sandbox/server.js';
 
@@ -78,7 +79,7 @@ const recurringCharge = (idRec: string, dataDeVencimento: string, original = '49
   client.cobr.create({ body: { idRec, calendario: { dataDeVencimento }, valor: { original }, ajusteDiaUtil: true, recebedor: account } });
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ modules: [pixSandbox], seed, strict: true });
+  sandbox = await startSandbox({ modules: [pixSandbox, pixLocationSandbox], seed, strict: true });
   client = createPixClient({
     baseUrl: sandbox.urlOf('pix'),
     clientId: 'sandbox-pix',
@@ -138,6 +139,8 @@ describe('recurrences and their locations', () => {
     const read = await client.rec.get({ path: { idRec: created.idRec } });
     const code = parseBrCode(read.dadosQR!.pixCopiaECola!);
     expect(code.valid && [code.value.kind, code.value.recurrenceUrl]).toEqual(['recurrence', location.location]);
+    // What the payer's app reads at the location (the pix-location module, from this module's state).
+    expect((await client.locations.rec(`http://${location.location}`)).payload).toMatchObject({ idRec: created.idRec });
     const txid = generateTxid();
     await client.cob.replace({
       path: { txid },
