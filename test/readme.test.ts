@@ -2,8 +2,8 @@
  * The README as a user runs it: in a new folder outside the checkout, where contrato is installed (a
  * package in node_modules whose entry points are this checkout's sources, and its `contrato` bin), the
  * README's shell commands run first (`npx contrato dev-certs`), then each `<!-- readme-example -->` block,
- * exactly as printed, in its own process against mocks this test started on free ports (their addresses
- * in the variables the examples read). Each must type-check, exit 0, print what it says and write nothing
+ * exactly as printed, in its own process against a sandbox this test started on a free port (the address of
+ * each interface in the variable its example reads), every answer checked strictly against the contract. Each must type-check, exit 0, print what it says and write nothing
  * on stderr. No file the README does not create is put in the folder.
  */
 import { execFile } from 'node:child_process';
@@ -14,8 +14,8 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../scripts/lib.js';
-import { startMock, type RunningServer } from '../src/cli/servers.js';
-import { freePort } from './helpers/ports.js';
+import { sandboxModules } from '../src/sandbox/modules.js';
+import { type RunningSandbox, startSandbox } from '../src/sandbox/server.js';
 import { addressVariableOf, definitions } from './helpers/interfaces.js';
 
 const run = promisify(execFile);
@@ -28,10 +28,11 @@ const shellCommands = [...readme.matchAll(/<!-- readme-shell: ([a-z-]+) -->\n```
   match[2]!.split('\n').filter((line) => line.trim() !== ''),
 );
 const tsxLoader = import.meta.resolve('tsx');
-/** The variables the examples read their addresses from, and the mock each one names. */
+/** The variables the examples read their addresses from, and the interface each one names. */
 const addressVariables = Object.fromEntries(definitions.map((definition) => [addressVariableOf(definition.name), definition.name]));
 const userFolder = mkdtempSync(join(tmpdir(), 'contrato-readme-'));
-const mocks: RunningServer[] = [];
+let sandbox: RunningSandbox;
+const seed = `readme-${Date.now()}`;
 const environment: Record<string, string> = {};
 
 /** contrato as npm would install it into `folder`, its entry points and bin leading to this checkout's sources. */
@@ -69,14 +70,14 @@ function installContrato(folder: string): void {
 
 beforeAll(async () => {
   installContrato(userFolder);
-  for (const [variable, name] of Object.entries(addressVariables)) {
-    const mock = await startMock(name, await freePort());
-    mocks.push(mock);
-    environment[variable] = mock.url;
-  }
+  console.log(`sandbox seed: ${seed}`);
+  sandbox = await startSandbox({ modules: sandboxModules, seed, strict: true });
+  for (const [variable, name] of Object.entries(addressVariables)) environment[variable] = sandbox.urlOf(name);
 }, 120_000);
 afterAll(async () => {
-  await Promise.all(mocks.map((mock) => mock.stop()));
+  // Every answer the examples got is checked against the contract.
+  expect(sandbox.drifts()).toEqual([]);
+  await sandbox.stop();
   rmSync(userFolder, { recursive: true, force: true });
 });
 
@@ -92,7 +93,7 @@ describe('README', () => {
   it('has an example for each interface and for the events, and the certificate command', () => {
     expect(examples.map((example) => example.name)).toEqual([...definitions.map((definition) => definition.name), 'events']);
     expect(shellCommands).toEqual(['npx contrato dev-certs']);
-    // Each address variable is read by an example, so the examples do reach the mocks of this test.
+    // Each address variable is read by an example, so the examples do reach the sandbox of this test.
     for (const variable of Object.keys(addressVariables)) expect(readme).toContain(`process.env.${variable} ??`);
   });
 
@@ -138,7 +139,7 @@ describe('README', () => {
   }, 120_000);
 
   it.each(examples.map((example) => [example.name, example] as const))(
-    '%s runs as printed against the mocks',
+    '%s runs as printed against the sandbox',
     async (_name, example) => {
       const file = join(userFolder, `${example.name}.mts`);
       writeFileSync(file, example.code);
@@ -149,10 +150,10 @@ describe('README', () => {
       });
       expect(stderr).toBe('');
       const want: Record<string, RegExp> = {
-        accounts: /wallets on ETH: \d+\norder [0-9a-f-]{36} \w+/,
-        pix: /charge \w+ \w+/,
-        messages: /sent E00360305\d{12}\w{11}\n[\s\S]*received \d+ messages/,
-        'core-banking': /fee rule [0-9a-f-]{36}[\s\S]*refused before sending: \/body\/name must have at least 1 character/,
+        accounts: /^wallet \d+ PENDING_VERIFICATION\nwallets on ETH: 1\norder [0-9a-f-]{36} PENDING_OPERATOR\n$/,
+        pix: /^charge \w{32} ATIVA 00020101021226\d\d0014br\.gov\.bcb\nnow CONCLUIDA paid by E\d{8}\d{12}\w{11}\n$/,
+        messages: /^sent (E00360305\d{12}\w{11})\nreceived pacs\.002\nsave cursor \S+\n$/,
+        'core-banking': /^fee rule [0-9a-f-]{36} weight \d+\n(account \d+\n)+refused before sending: \/body\/name must have at least 1 character/,
         events: /paid invoice 90215\nacknowledged with 200/,
       };
       expect(stdout).toMatch(want[example.name]!);

@@ -199,8 +199,10 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
       }
       const headers = headersOf(request);
       if (target === controlPrefix || target.startsWith(`${controlPrefix}/`)) {
-        const parsed = await parseBody(read.bytes, headers['content-type'] ?? 'application/json');
-        const answer = await control(request.method ?? 'GET', target, 'body' in parsed ? parsed.body : undefined);
+        // The control plane speaks JSON whatever the content type says (fetch marks a string body text/plain).
+        const parsed = await parseBody(read.bytes, 'application/json');
+        if ('invalid' in parsed) return send(response, 400, { detail: parsed.invalid });
+        const answer = await control(request.method ?? 'GET', target, parsed.body);
         if (request.method !== 'GET') save();
         return send(response, answer.status, answer.body);
       }
