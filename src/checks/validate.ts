@@ -181,7 +181,10 @@ export function validateDocument(
     const schemaIssues = [
       ...pathIssues(modules, operation, validators),
       ...parameterIssues(modules, info, validators, parts),
-      ...(validators.body ? check(validators.body, document, '', modules.patternDescriptions) : []),
+      // An optional body may be left out (POST /locrec takes none in the standard); a required one may not.
+      ...(validators.body && (document !== undefined || info.requestBody?.required !== false)
+        ? check(validators.body, document, '', modules.patternDescriptions)
+        : []),
     ];
     if (schemaIssues.length > 0) return schemaIssues;
     // Rule pointers are rooted at the request (/body/...); the document here is the body itself.

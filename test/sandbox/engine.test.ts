@@ -73,6 +73,17 @@ describe('the sandbox engine', () => {
     expect(sandbox.stateOf<PixState>('pix').charges[txid]).toBeUndefined();
   });
 
+  it('an optional request body may be left out (POST /locrec without one), and a required one may not', async () => {
+    const created = await client.locrec.create({}).withResponse();
+    expect(created.response.status).toBe(201);
+    const { access_token: token } = await client.auth.token({ body: { grant_type: 'client_credentials' } });
+    const withoutBody = await fetch(`${sandbox.urlOf('pix')}/cob/${generateTxid()}`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(withoutBody.status).toBe(400);
+  });
+
   it('refuses a fault naming an operation no interface has, in one line', async () => {
     const answer = await plan({ operationId: 'cob.explode', kind: 'unavailable' });
     expect(answer.status).toBe(400);
