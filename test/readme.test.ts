@@ -153,7 +153,8 @@ describe('README', () => {
         accounts: /^wallet \d+ PENDING_VERIFICATION\nwallets on ETH: 1\norder [0-9a-f-]{36} PENDING_OPERATOR\n$/,
         pix: /^charge \w{32} ATIVA 00020101021226\d\d0014br\.gov\.bcb\nnow CONCLUIDA paid by E\d{8}\d{12}\w{11}\n$/,
         messages: /^sent (E00360305\d{12}\w{11})\nreceived pacs\.002\nsave cursor \S+\n$/,
-        'core-banking': /^fee rule [0-9a-f-]{36} weight \d+\n(account \d+\n)+refused before sending: \/body\/name must have at least 1 character/,
+        'core-banking':
+          /^fee rule [0-9a-f-]{36} weight \d+\n(account \d+\n)+refused before sending: \/body\/name must have at least 1 character/,
         events: /paid invoice 90215\nacknowledged with 200/,
       };
       expect(stdout).toMatch(want[example.name]!);
