@@ -68,10 +68,11 @@ export const pay: ControlVerb<PixState> = (body, state, env) => {
   return { pix, cob: chargeView(state, charge) };
 };
 
-function received(state: PixState, e2eid: string): Json {
+/** The Pix received with `e2eid`; unknown, the 404 of the operation asking (PixNaoEncontrado for GET /pix, NaoEncontrado for a refund). */
+function received(state: PixState, e2eid: string, missingType = 'PixNaoEncontrado'): Json {
   const pix = state.received[e2eid];
   if (!pix)
-    throw new SandboxProblem(404, 'PixNaoEncontrado', `no Pix received has the endToEndId ${e2eid}`, [
+    throw new SandboxProblem(404, missingType, `no Pix received has the endToEndId ${e2eid}`, [
       { pointer: '/e2eid', message: 'unknown endToEndId', value: e2eid },
     ]);
   return pix;
@@ -101,7 +102,7 @@ export const paymentHandlers: Record<string, Handler<PixState>> = {
     return { status: 200, body: { parametros: { inicio: query.inicio, fim: query.fim, paginacao }, pix: items } };
   },
   'pixRefund.request': (request, state, env) => {
-    const pix = received(state, request.path.e2eid!);
+    const pix = received(state, request.path.e2eid!, 'NaoEncontrado');
     const id = request.path.id!;
     const body = request.body as Json;
     const refunds = (pix.devolucoes ?? []) as Json[];
@@ -132,7 +133,7 @@ export const paymentHandlers: Record<string, Handler<PixState>> = {
     return { status: 201, body: refund };
   },
   'pixRefund.get': (request, state) => {
-    const pix = received(state, request.path.e2eid!);
+    const pix = received(state, request.path.e2eid!, 'NaoEncontrado');
     const refund = ((pix.devolucoes ?? []) as Json[]).find((entry) => entry.id === request.path.id);
     if (!refund)
       throw new SandboxProblem(404, 'PixDevolucaoNaoEncontrada', `no refund ${request.path.id} of this Pix`, [
