@@ -5,6 +5,7 @@
 import { sandboxPort } from '../sandbox/modules.js';
 import { UsageError } from './arguments.js';
 import type { Output } from './format-commands.js';
+import { withoutTrailingSlashes } from '../runtime/text.js';
 
 interface VerbOptions {
   readonly url: string | undefined;
@@ -66,7 +67,7 @@ function controlRequest(verb: string, args: readonly string[], options: VerbOpti
 export async function sandboxVerb(positionals: readonly string[], options: VerbOptions, output: Output): Promise<number> {
   const [verb, ...args] = positionals;
   const request = controlRequest(verb!, args, options);
-  const base = (options.url ?? `http://127.0.0.1:${sandboxPort}`).replace(/\/+$/, '');
+  const base = withoutTrailingSlashes(options.url ?? `http://127.0.0.1:${sandboxPort}`);
   let answer: Response;
   try {
     answer = await fetch(`${base}/_sandbox${request.path}`, {

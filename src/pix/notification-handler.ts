@@ -24,6 +24,7 @@ import {
   parsePixNotification,
   pixNotificationKinds,
 } from './notifications.js';
+import { withoutTrailingSlashes } from '../runtime/text.js';
 
 /** What a callback is told besides the item: its key (for the caller's own records) and the request. */
 export interface NotificationContext<Kind extends PixNotificationKind = PixNotificationKind> {
@@ -66,10 +67,7 @@ export function notificationKindOf(url: string | undefined): PixNotificationKind
     const kind = tail.slice(tail.lastIndexOf('/') + 1);
     if (tail.includes('/') && isKind(kind)) return kind;
   }
-  // Trailing slashes trimmed by a scan: /\/+$/ backtracks quadratically on a long run of inner slashes.
-  let end = query >= 0 ? query : target.length;
-  while (end > 0 && target[end - 1] === '/') end -= 1;
-  const path = target.slice(0, end);
+  const path = withoutTrailingSlashes(query >= 0 ? target.slice(0, query) : target);
   const last = path.slice(path.lastIndexOf('/') + 1);
   return isKind(last) ? last : undefined;
 }

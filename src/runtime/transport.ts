@@ -10,6 +10,7 @@ import { isIP } from 'node:net';
 import { connect as tlsConnect, createSecureContext } from 'node:tls';
 import type { Dispatcher } from 'undici';
 import { AuthError, ConfigurationError, type AuthFailure } from './errors.js';
+import { withoutTrailingSlashes } from './text.js';
 
 /**
  * Client certificate as PEM (certificate, key, optional CA) or as a PKCS#12 bundle; or only the CA that
@@ -58,10 +59,7 @@ export function checkBaseUrl(baseUrl: string): string {
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
     throw new ConfigurationError(`baseUrl protocol ${url.protocol} is not http(s)`);
-  // Trailing slashes dropped without a regex: /\/+$/ backtracks quadratically on many slashes.
-  let href = url.href;
-  while (href.endsWith('/')) href = href.slice(0, -1);
-  return href;
+  return withoutTrailingSlashes(url.href);
 }
 
 function refuse(reason: AuthFailure, message: string, cause?: unknown): AuthError {

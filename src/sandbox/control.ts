@@ -15,6 +15,7 @@
 import { type SandboxEnvironment, SandboxProblem } from './contract.js';
 import type { MountedModule } from './engine.js';
 import type { FaultPlan, FaultRequest } from './faults.js';
+import { withoutTrailingSlashes } from '../runtime/text.js';
 
 export const controlPrefix = '/_sandbox';
 
@@ -55,7 +56,7 @@ export function controlPlane(dependencies: ControlDependencies) {
   });
 
   return async (method: string, target: string, given: unknown): Promise<ControlAnswer> => {
-    const path = target.split('?')[0]!.slice(controlPrefix.length).replace(/\/+$/, '') || '/';
+    const path = withoutTrailingSlashes(target.split('?')[0]!.slice(controlPrefix.length)) || '/';
     const body = given === undefined ? {} : given;
     if (!isRecord(body)) return refuse(400, 'the body must be a JSON object');
     const segments = path.split('/').filter(Boolean);

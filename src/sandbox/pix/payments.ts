@@ -7,6 +7,7 @@
 import { type ControlVerb, type Handler, type SandboxEnvironment, SandboxProblem } from '../contract.js';
 import { chargeView } from './charges.js';
 import { amountOf, cents, instant, type Json, page, payerIspb, type PixState, within } from './state.js';
+import { withoutTrailingSlashes } from '../../runtime/text.js';
 
 /** Sandbox seconds between a refund's request and its settlement. */
 export const refundSettlesAfterSeconds = 5;
@@ -26,7 +27,7 @@ export function notifyPix(state: PixState, env: SandboxEnvironment, pix: Json): 
   if (!webhook || typeof pix.txid !== 'string') return;
   env.webhooks.send({
     subscription: `pix:${String(pix.chave)}`,
-    url: `${String(webhook.webhookUrl).replace(/\/+$/, '')}/pix`,
+    url: `${withoutTrailingSlashes(String(webhook.webhookUrl))}/pix`,
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: { pix: [pix] },

@@ -8,6 +8,7 @@
 import { type Handler, type SandboxEnvironment, SandboxProblem } from '../contract.js';
 import { defined } from './recurrence-support.js';
 import { instant, type Json, type PixState } from './state.js';
+import { withoutTrailingSlashes } from '../../runtime/text.js';
 
 type Kind = 'rec' | 'cobr';
 
@@ -49,7 +50,7 @@ function send(state: PixState, env: SandboxEnvironment, kind: Kind, body: Json):
   if (!webhook) return;
   env.webhooks.send({
     subscription: recurrenceSubscription(kind),
-    url: `${String(webhook.webhookUrl).replace(/\/+$/, '')}/${kind}`,
+    url: `${withoutTrailingSlashes(String(webhook.webhookUrl))}/${kind}`,
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body,
