@@ -15,8 +15,9 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../scripts/lib.js';
 import { sandboxModules } from '../src/sandbox/modules.js';
-import { type RunningSandbox, startSandbox } from '../src/sandbox/server.js';
+import type { RunningSandbox } from '../src/sandbox/server.js';
 import { addressVariableOf, definitions } from './helpers/interfaces.js';
+import { startSeeded } from './helpers/sandbox.js';
 
 const run = promisify(execFile);
 const readme = readFileSync(join(projectRoot, 'README.md'), 'utf8');
@@ -32,7 +33,6 @@ const tsxLoader = import.meta.resolve('tsx');
 const addressVariables = Object.fromEntries(definitions.map((definition) => [addressVariableOf(definition.name), definition.name]));
 const userFolder = mkdtempSync(join(tmpdir(), 'contrato-readme-'));
 let sandbox: RunningSandbox;
-const seed = `readme-${Date.now()}`;
 const environment: Record<string, string> = {};
 
 /** contrato as npm would install it into `folder`, its entry points and bin leading to this checkout's sources. */
@@ -70,8 +70,7 @@ function installContrato(folder: string): void {
 
 beforeAll(async () => {
   installContrato(userFolder);
-  console.log(`sandbox seed: ${seed}`);
-  sandbox = await startSandbox({ modules: sandboxModules, seed, strict: true });
+  sandbox = await startSeeded('readme', sandboxModules);
   for (const [variable, name] of Object.entries(addressVariables)) environment[variable] = sandbox.urlOf(name);
 }, 120_000);
 afterAll(async () => {

@@ -4,67 +4,28 @@
  * 1 only), and credentials issued for a child account that log in at once and operate it with the scopes
  * granted (section 4.3: never for the owner, only for active enabled accounts, at most 10 each).
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type AccountsClient, ConfigurationError, createAccountsClient, ProblemError } from '../../src/accounts/index.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type AccountsClient, ConfigurationError } from '../../src/accounts/index.js';
 import { operationTable } from '../../src/accounts/index.js';
 import { onboardingHandlers } from '../../src/sandbox/accounts/baas.js';
 import { accountsSandbox } from '../../src/sandbox/accounts/index.js';
 import type { AccountsState } from '../../src/sandbox/accounts/state.js';
 import { SandboxProblem, type SandboxRequest } from '../../src/sandbox/contract.js';
-import { type RunningSandbox, startSandbox } from '../../src/sandbox/server.js';
-
-const seed = `accounts-baas-${Date.now()}`;
-console.log(`sandbox seed: ${seed}`);
+import type { RunningSandbox } from '../../src/sandbox/server.js';
+import { accountsConnector, closeAll, control, expectNoNewDrifts, problemOf, startSeeded } from '../helpers/sandbox.js';
 
 let sandbox: RunningSandbox;
 let baas: AccountsClient;
 const clients: AccountsClient[] = [];
 const png = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d, 0x49, 0x48, 0x44, 0x52]);
-
-function connect(clientId: string, clientSecret = 'sandbox-secret', accountId?: number): AccountsClient {
-  const created = createAccountsClient({
-    baseUrl: sandbox.urlOf('accounts'),
-    clientId,
-    clientSecret,
-    responseValidation: 'strict',
-    retry: { maxRetries: 0 },
-    ...(accountId === undefined ? {} : { accountId }),
-  });
-  clients.push(created);
-  return created;
-}
-
-async function control(path: string, body: unknown = {}): Promise<any> {
-  const answer = await fetch(`${sandbox.url}/_sandbox${path}`, {
-    method: 'POST',
-    body: JSON.stringify(body),
-    headers: { 'content-type': 'application/json' },
-  });
-  const text = await answer.text();
-  if (!answer.ok) throw new Error(`control ${path}: ${answer.status} ${text}`);
-  return JSON.parse(text);
-}
-
-async function problemOf(call: Promise<unknown>): Promise<ProblemError> {
-  const error = await call.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(ProblemError);
-  return error as ProblemError;
-}
+const connect = accountsConnector(() => sandbox, clients);
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ modules: [accountsSandbox], seed, strict: true });
+  sandbox = await startSeeded('accounts-baas', [accountsSandbox]);
   baas = connect('baas_sandbox');
 });
-afterAll(async () => {
-  for (const created of clients) await created.close();
-  await sandbox?.stop();
-});
-afterEach(() => {
-  expect(sandbox.drifts()).toEqual([]);
-});
+afterAll(() => closeAll(sandbox, clients));
+expectNoNewDrifts(() => sandbox);
 
 describe('child accounts (sections 2.4 and 4.3)', () => {
   it('lists the child accounts without the owner, filtered and paged; reads one; the owner or a stranger is 404', async () => {
@@ -130,7 +91,7 @@ describe('onboarding (sections 3 and 4.3)', () => {
     const uploaded = (await upload(request(id!, 'FRONT', png), state, sandbox.env)) as { status: number; body: any };
     expect(uploaded).toMatchObject({ status: 200, body: { image: { type: 'FRONT', url: expect.stringContaining(id!) } } });
     expect((await refusal(() => upload(request(id!, 'BACK', Uint8Array.from([1, 2, 3])), state, sandbox.env))).status).toBe(400);
-    await control('/accounts/onboardingStatus', { id, status: 2 });
+    await control(sandbox, '/accounts/onboardingStatus', { id, status: 2 });
     const refused = await refusal(() => upload(request(id!, 'BACK', png), state, sandbox.env));
     expect(refused).toMatchObject({ status: 422, errorType: 'onboarding-image-not-allowed' });
     const unknown = '00000000-0000-4000-8000-000000000000';
@@ -143,9 +104,9 @@ describe('credentials (sections 2.4 and 4.3)', () => {
   it('a credential issued for a child account logs in and operates it with the scopes granted only', async () => {
     const issued = await baas.credentials.create({ body: { accountId: 2001, description: 'ERP', scopes: ['account.read', 'pix.read'] } });
     expect(issued).toMatchObject({ clientId: expect.any(String), clientSecret: expect.any(String), description: 'ERP', allowedIps: [] });
-    const child = connect(issued.clientId!, issued.clientSecret!);
+    const child = connect(issued.clientId!, { clientSecret: issued.clientSecret! });
     const own = (await child.balance.get()).data![0]!.balanceAmount;
-    expect(own).toEqual((await connect('baas_sandbox', 'sandbox-secret', 2001).balance.get()).data![0]!.balanceAmount);
+    expect(own).toEqual((await connect('baas_sandbox', { accountId: 2001 }).balance.get()).data![0]!.balanceAmount);
     expect((await child.keys.list()).data).toEqual([]);
     expect((await problemOf(child.keys.create({ body: { keyType: 'EVP' } }))).status).toBe(403);
   });

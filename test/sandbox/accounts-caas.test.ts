@@ -4,109 +4,51 @@
  * through their statuses with the control plane as operator and broker, crypto.* events delivered to the
  * CRYPTO webhook, and the crypto-risk flow 202 → ingest → 201 with 409 for another wallet's running ingest.
  */
-import { readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type AccountsClient, createAccountsClient, ProblemError } from '../../src/accounts/index.js';
-import { bundledSpecPath } from '../../src/checks/registry.js';
-import { strictValidator } from '../../src/checks/strict-response.js';
+import type { AccountsClient } from '../../src/accounts/index.js';
 import { createWebhookHandler } from '../../src/events/index.js';
-import { check } from '../../src/runtime/validation.js';
 import { historySize } from '../../src/sandbox/accounts/crypto-risk.js';
 import { accountsSandbox } from '../../src/sandbox/accounts/index.js';
-import { type RunningSandbox, startSandbox } from '../../src/sandbox/server.js';
-
-const seed = `accounts-caas-${Date.now()}`;
-console.log(`sandbox seed: ${seed}`);
+import type { RunningSandbox } from '../../src/sandbox/server.js';
+import {
+  accountsConnector,
+  closeAll,
+  control,
+  expectNoNewDrifts,
+  problemOf,
+  rawAccountsCall,
+  type Receiver,
+  startReceiver,
+  startSeeded,
+  strictEventIssues,
+  waitFor,
+} from '../helpers/sandbox.js';
 
 let sandbox: RunningSandbox;
 let client: AccountsClient;
-let receiver: Server;
+let receiver: Receiver | undefined;
 const clients: AccountsClient[] = [];
-const bundle = JSON.parse(readFileSync(bundledSpecPath('accounts'), 'utf8')) as Record<string, any>;
 const events: { type: string; data: Record<string, any>; payload: Record<string, unknown> }[] = [];
-
-function connect(clientId: string, accountId?: number): AccountsClient {
-  const created = createAccountsClient({
-    baseUrl: sandbox.urlOf('accounts'),
-    clientId,
-    clientSecret: 'sandbox-secret',
-    responseValidation: 'strict',
-    retry: { maxRetries: 0 },
-    ...(accountId === undefined ? {} : { accountId }),
-  });
-  clients.push(created);
-  return created;
-}
-
-async function control(path: string, body: unknown = {}): Promise<any> {
-  const answer = await fetch(`${sandbox.url}/_sandbox${path}`, {
-    method: 'POST',
-    body: JSON.stringify(body),
-    headers: { 'content-type': 'application/json' },
-  });
-  const text = await answer.text();
-  if (!answer.ok) throw new Error(`control ${path}: ${answer.status} ${text}`);
-  return JSON.parse(text);
-}
-
+const connect = accountsConnector(() => sandbox, clients);
 /** A call the client refuses to send (a value outside an enum), straight to the sandbox with a token. */
-async function raw(method: string, path: string, body?: unknown) {
-  const tokenAnswer = await fetch(`${sandbox.urlOf('accounts')}/auth/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ clientId: 'sandbox-account', clientSecret: 'sandbox-secret', grantType: 'client_credentials' }),
-  });
-  const { accessToken } = (await tokenAnswer.json()) as { accessToken: string };
-  const answer = await fetch(`${sandbox.urlOf('accounts')}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${accessToken}`, 'content-type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return { status: answer.status, body: (await answer.json()) as Record<string, any> };
-}
-
-async function problemOf(call: Promise<unknown>): Promise<ProblemError> {
-  const error = await call.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(ProblemError);
-  return error as ProblemError;
-}
-
-async function waitFor(condition: () => boolean | Promise<boolean>): Promise<void> {
-  for (let attempt = 0; attempt < 250; attempt += 1) {
-    if (await condition()) return;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  throw new Error('condition not met within 5 s');
-}
+const raw = (method: string, path: string, body?: unknown) => rawAccountsCall(sandbox, 'sandbox-account', method, path, {}, body);
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ modules: [accountsSandbox], seed, strict: true });
+  sandbox = await startSeeded('accounts-caas', [accountsSandbox]);
   client = connect('sandbox-account');
   const handler = createWebhookHandler({
     onEvent: (event) => void events.push({ type: event.type, data: event.data as Record<string, any>, payload: event.payload }),
   });
-  receiver = createServer((request, response) => void handler(request, response));
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  await client.webhooks.registerCrypto({
-    body: { uri: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/crypto`, enabled: true },
-  });
+  receiver = await startReceiver((request, response) => void handler(request, response));
+  await client.webhooks.registerCrypto({ body: { uri: `${receiver.url}/crypto`, enabled: true } });
 });
 afterAll(async () => {
-  for (const created of clients) await created.close();
-  await sandbox?.stop();
-  await new Promise<void>((resolve) => receiver?.close(() => resolve()));
+  await closeAll(sandbox, clients);
+  await receiver?.close();
 });
+expectNoNewDrifts(() => sandbox);
 afterEach(() => {
-  expect(sandbox.drifts()).toEqual([]);
-  for (const { payload } of events) {
-    const schema = bundle.webhooks[payload.type as string].post.requestBody.content['application/json'].schema;
-    expect(check(strictValidator(bundle, schema), payload), String(payload.type)).toEqual([]);
-  }
+  for (const { payload } of events) expect(strictEventIssues(payload), String(payload.type)).toEqual([]);
 });
 
 const ethAddress = (digit: string) => `0x${digit.repeat(40)}`;
@@ -169,7 +111,7 @@ describe('CaaS quotes and orders (sections 3, 4.6 and 6.4)', () => {
       amountBrl: '250.00',
       lockedPriceBrl: quote.askPriceBrl,
     });
-    const settled = await control('/accounts/settleOrder', { orderId: order.id });
+    const settled = await control(sandbox, '/accounts/settleOrder', { orderId: order.id });
     expect(settled.order).toMatchObject({ status: 'SETTLED', txHash: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
     expect((await client.caasOrders.get({ path: { id: order.id! } })).data.status).toBe('SETTLED');
     const after = (await client.balance.get()).data![0]!.balanceAmount!.available!;
@@ -196,15 +138,15 @@ describe('CaaS quotes and orders (sections 3, 4.6 and 6.4)', () => {
   it('SELL needs a VERIFIED wallet; once verified it is ordered and the operator can reject it', async () => {
     const quoteBody = { operation: 'SELL' as const, network: 'ETH' as const, asset: 'USDT' as const, originWalletId: walletId };
     expect((await problemOf(client.caasQuotes.create({ body: quoteBody }))).detail).toMatch(/VERIFIED/);
-    await control('/accounts/verifyWallet', { walletId });
+    await control(sandbox, '/accounts/verifyWallet', { walletId });
     const quote = (await client.caasQuotes.create({ body: quoteBody })).data;
     const order = (
       await client.caasOrders.create({ body: { operation: 'SELL', quoteId: quote.id!, amountAsset: '100', originWalletId: walletId } })
     ).data;
     expect(order).toMatchObject({ status: 'PENDING_OPERATOR', amountAsset: '100.00000000', depositAddress: expect.stringMatching(/^0x/) });
-    const rejected = await control('/accounts/rejectOrder', { orderId: order.id, reason: 'Origem em análise' });
+    const rejected = await control(sandbox, '/accounts/rejectOrder', { orderId: order.id, reason: 'Origem em análise' });
     expect(rejected).toMatchObject({ status: 'REJECTED', rejectionReason: 'Origem em análise' });
-    await expect(control('/accounts/approveOrder', { orderId: order.id })).rejects.toThrow(/REJECTED/);
+    await expect(control(sandbox, '/accounts/approveOrder', { orderId: order.id })).rejects.toThrow(/REJECTED/);
     const listed = await client.caasOrders.list({ query: { status: 'REJECTED' } });
     expect(listed.data.map((entry) => entry.id)).toEqual([order.id]);
     expect((await problemOf(client.caasOrders.get({ path: { id: '00000000-0000-4000-8000-000000000000' } }))).status).toBe(404);
@@ -214,7 +156,7 @@ describe('CaaS quotes and orders (sections 3, 4.6 and 6.4)', () => {
     const quote = (
       await client.caasQuotes.create({ body: { operation: 'BUY', network: 'ETH', asset: 'ETH', destinationWalletId: walletId } })
     ).data;
-    await control('/clock', { advanceSeconds: 31 });
+    await control(sandbox, '/clock', { advanceSeconds: 31 });
     const problem = await problemOf(
       client.caasOrders.create({ body: { operation: 'BUY', quoteId: quote.id!, amountBrl: '10.00', destinationWalletId: walletId } }),
     );
@@ -236,7 +178,7 @@ describe('crypto risk (sections 2.10 and 4.7)', () => {
       status: 'RUNNING',
       persisted: null,
     });
-    await control('/clock', { advanceSeconds: 21 });
+    await control(sandbox, '/clock', { advanceSeconds: 21 });
     const progress = (await client.cryptoRiskIngest.get({ query: { network: 'ETHEREUM', address: wallet } })).data;
     expect(progress).toEqual({ status: 'IDLE', persisted: historySize(wallet) });
     const closed = await client.cryptoRiskAnalyses.create({ body: { network: 'ETHEREUM', address: wallet } }).withResponse();
@@ -246,9 +188,9 @@ describe('crypto risk (sections 2.10 and 4.7)', () => {
     expect((await client.cryptoRiskAnalyses.list({ query: { network: 'ETHEREUM', address: wallet } })).data).toEqual([
       expect.not.objectContaining({ events: expect.anything() }),
     ]);
-    expect((await problemOf(connect('baas_sandbox', 2001).cryptoRiskAnalyses.get({ path: { id: closed.data.data.id! } }))).status).toBe(
-      404,
-    );
+    expect(
+      (await problemOf(connect('baas_sandbox', { accountId: 2001 }).cryptoRiskAnalyses.get({ path: { id: closed.data.data.id! } }))).status,
+    ).toBe(404);
   });
 
   it("the client's analyze flow follows the ingest on the sandbox clock; an empty ingest is risk 0, LOW, not covered", async () => {
@@ -260,7 +202,7 @@ describe('crypto risk (sections 2.10 and 4.7)', () => {
       address: empty,
       pollIntervalMs: 5000,
       now: () => sandbox.env.clock.nowMs(),
-      sleep: async (ms) => void (await control('/clock', { advanceSeconds: ms / 1000 })),
+      sleep: async (ms) => void (await control(sandbox, '/clock', { advanceSeconds: ms / 1000 })),
     });
     expect(analysis.data).toMatchObject({ riskScore: 0, confidence: 'LOW', historyCovered: false, events: [] });
   });

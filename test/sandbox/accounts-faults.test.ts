@@ -4,44 +4,33 @@
  * x-idempotency-key, the sandbox answers the original, and the account holds one TED and one debit. A 503
  * planned before processing is retried as well, with the key the client generated.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type AccountsClient, createAccountsClient } from '../../src/accounts/index.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AccountsClient } from '../../src/accounts/index.js';
 import { accountsSandbox } from '../../src/sandbox/accounts/index.js';
 import type { AccountsState } from '../../src/sandbox/accounts/state.js';
-import { type RunningSandbox, startSandbox } from '../../src/sandbox/server.js';
+import type { RunningSandbox } from '../../src/sandbox/server.js';
+import {
+  accountsClientOf,
+  closeAll,
+  expectNoNewDrifts,
+  planFault,
+  quickRetries,
+  startSeeded,
+  tedCreditor as creditor,
+} from '../helpers/sandbox.js';
 
-const seed = `accounts-faults-${Date.now()}`;
-console.log(`sandbox seed: ${seed}`);
 let sandbox: RunningSandbox;
 let client: AccountsClient;
-const creditor = {
-  ispb: '99999020',
-  issuer: '0001',
-  number: '774411',
-  accountType: 'CACC' as const,
-  document: '11144477735',
-  name: 'Carlos Eduardo Lima',
-};
-const plan = (fault: Record<string, unknown>) =>
-  fetch(`${sandbox.url}/_sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(fault) });
+const plan = (fault: Record<string, unknown>) => planFault(sandbox, fault);
 const tedsWithKey = (key: string) =>
   sandbox.stateOf<AccountsState>('accounts').teds.filter((ted) => JSON.stringify(ted).includes(`"${key}"`));
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ modules: [accountsSandbox], seed, strict: true });
-  client = createAccountsClient({
-    baseUrl: sandbox.urlOf('accounts'),
-    clientId: 'sandbox-account',
-    clientSecret: 'sandbox-secret',
-    responseValidation: 'strict',
-    retry: { maxRetries: 2, baseDelayMs: 10, maxDelayMs: 50 },
-  });
+  sandbox = await startSeeded('accounts-faults', [accountsSandbox]);
+  client = accountsClientOf(sandbox, 'sandbox-account', { retry: quickRetries });
 });
-afterEach(() => expect(sandbox.drifts()).toEqual([]));
-afterAll(async () => {
-  await client.close();
-  await sandbox.stop();
-});
+expectNoNewDrifts(() => sandbox);
+afterAll(() => closeAll(sandbox, [client]));
 
 describe('a keyed payment under faults', () => {
   it('executed, answer lost, retried with the same key: one TED, one debit, the original answered', async () => {

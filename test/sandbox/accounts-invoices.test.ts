@@ -6,81 +6,40 @@
  * handling; a failing receiver gets the resends of section 6.1 when the clock advances); registrations
  * listed, read, replaced and removed.
  */
-import { readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { RequestListener } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type AccountsClient, createAccountsClient, ProblemError } from '../../src/accounts/index.js';
-import { bundledSpecPath } from '../../src/checks/registry.js';
-import { strictValidator } from '../../src/checks/strict-response.js';
+import type { AccountsClient } from '../../src/accounts/index.js';
 import { createWebhookHandler } from '../../src/events/index.js';
 import { parseBrCode } from '../../src/formats/brcode.js';
-import { check } from '../../src/runtime/validation.js';
 import { accountsSandbox } from '../../src/sandbox/accounts/index.js';
-import type { DeliveryRecord } from '../../src/sandbox/contract.js';
-import { type RunningSandbox, startSandbox } from '../../src/sandbox/server.js';
-
-const seed = `accounts-invoices-${Date.now()}`;
-console.log(`sandbox seed: ${seed}`);
+import type { RunningSandbox } from '../../src/sandbox/server.js';
+import {
+  accountsConnector,
+  accountsToken,
+  closeAll,
+  control,
+  deliveries,
+  expectNoNewDrifts,
+  problemOf,
+  type Receiver,
+  startReceiver,
+  startSeeded,
+  strictEventIssues,
+  waitFor,
+} from '../helpers/sandbox.js';
 
 let sandbox: RunningSandbox;
 let client: AccountsClient;
 let pixKey: string;
 const clients: AccountsClient[] = [];
-const servers: Server[] = [];
-const bundle = JSON.parse(readFileSync(bundledSpecPath('accounts'), 'utf8')) as Record<string, any>;
+const receivers: Receiver[] = [];
+const connect = accountsConnector(() => sandbox, clients);
 
-function connect(clientId: string, accountId?: number): AccountsClient {
-  const created = createAccountsClient({
-    baseUrl: sandbox.urlOf('accounts'),
-    clientId,
-    clientSecret: 'sandbox-secret',
-    responseValidation: 'strict',
-    retry: { maxRetries: 0 },
-    ...(accountId === undefined ? {} : { accountId }),
-  });
-  clients.push(created);
-  return created;
-}
-
-async function control(path: string, body: unknown = {}): Promise<any> {
-  const answer = await fetch(`${sandbox.url}/_sandbox${path}`, {
-    method: 'POST',
-    body: JSON.stringify(body),
-    headers: { 'content-type': 'application/json' },
-  });
-  const text = await answer.text();
-  if (!answer.ok) throw new Error(`control ${path}: ${answer.status} ${text}`);
-  return JSON.parse(text);
-}
-
-async function deliveries(): Promise<DeliveryRecord[]> {
-  return ((await (await fetch(`${sandbox.url}/_sandbox/deliveries`)).json()) as { deliveries: DeliveryRecord[] }).deliveries;
-}
-
-async function problemOf(call: Promise<unknown>): Promise<ProblemError> {
-  const error = await call.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(ProblemError);
-  return error as ProblemError;
-}
-
-/** Polls `condition` every 20 ms, at most 5 s. */
-async function waitFor(condition: () => boolean | Promise<boolean>): Promise<void> {
-  for (let attempt = 0; attempt < 250; attempt += 1) {
-    if (await condition()) return;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  throw new Error('condition not met within 5 s');
-}
-
-async function listen(handler: Parameters<typeof createServer>[1]): Promise<string> {
-  const server = createServer(handler);
-  servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
+/** A receiver on loopback, closed when the file ends: the URI to register. */
+async function listen(handler: RequestListener): Promise<string> {
+  const receiver = await startReceiver(handler);
+  receivers.push(receiver);
+  return `${receiver.url}/hooks`;
 }
 
 /** Every invoice event handled by the package's webhook handler: `<type>:<invoiceId>`. */
@@ -88,7 +47,7 @@ const handled: string[] = [];
 const payloads: Record<string, unknown>[] = [];
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ modules: [accountsSandbox], seed, strict: true });
+  sandbox = await startSeeded('accounts-invoices', [accountsSandbox]);
   client = connect('sandbox-account');
   const handler = createWebhookHandler({
     onEvent: (event) => {
@@ -101,16 +60,12 @@ beforeAll(async () => {
   pixKey = (await client.keys.create({ body: { keyType: 'EVP' } })).key!;
 });
 afterAll(async () => {
-  for (const created of clients) await created.close();
-  await sandbox?.stop();
-  for (const server of servers) await new Promise<void>((resolve) => server.close(() => resolve()));
+  await closeAll(sandbox, clients);
+  for (const receiver of receivers) await receiver.close();
 });
+expectNoNewDrifts(() => sandbox);
 afterEach(() => {
-  expect(sandbox.drifts()).toEqual([]);
-  for (const payload of payloads) {
-    const schema = bundle.webhooks[payload.type as string].post.requestBody.content['application/json'].schema;
-    expect(check(strictValidator(bundle, schema), payload)).toEqual([]);
-  }
+  for (const payload of payloads) expect(strictEventIssues(payload)).toEqual([]);
 });
 
 const invoice = (overrides: Record<string, unknown> = {}) => ({
@@ -131,9 +86,9 @@ describe('invoices (sections 3, 4.4 and 6.3)', () => {
     expect(parseBrCode(created.brCode!).valid).toBe(true);
     const id = `invoice.registered:${created.id}`;
     await waitFor(() => handled.includes(id));
-    const delivery = (await deliveries()).find((entry) => entry.label === 'invoice.registered' && entry.state === 'delivered')!;
-    await control(`/deliveries/${delivery.id}/resend`);
-    await waitFor(async () => (await deliveries()).find((entry) => entry.id === delivery.id)?.attempts.length === 2);
+    const delivery = (await deliveries(sandbox)).find((entry) => entry.label === 'invoice.registered' && entry.state === 'delivered')!;
+    await control(sandbox, `/deliveries/${delivery.id}/resend`);
+    await waitFor(async () => (await deliveries(sandbox)).find((entry) => entry.id === delivery.id)?.attempts.length === 2);
     expect(handled.filter((entry) => entry === id)).toHaveLength(1);
   });
 
@@ -165,7 +120,7 @@ describe('invoices (sections 3, 4.4 and 6.3)', () => {
     const refused = await problemOf(client.invoices.cancel({ path: { invoiceId: boleto.id! } }));
     expect(refused.status).toBe(422);
     expect(refused.errorType).toBe('invoice-registering');
-    await control('/clock', { advanceSeconds: 31 });
+    await control(sandbox, '/clock', { advanceSeconds: 31 });
     await waitFor(() => handled.includes(`invoice.registered:${boleto.id}`));
     expect((await client.invoices.get({ path: { invoiceId: boleto.id! } })).status).toBeUndefined();
     expect((await client.invoices.emit({ path: { invoiceId: boleto.id! } })).boletoBarcode).toBe(boleto.boletoBarcode);
@@ -179,7 +134,7 @@ describe('invoices (sections 3, 4.4 and 6.3)', () => {
     const key = await problemOf(client.keys.delete({ path: { key: pixKey } }));
     expect(key.status).toBe(409);
     const before = (await client.balance.get()).data![0]!.balanceAmount!.available!;
-    const paid = await control('/accounts/payInvoice', { invoiceId: created.id });
+    const paid = await control(sandbox, '/accounts/payInvoice', { invoiceId: created.id });
     expect(paid.status).toBe('COMPLETED');
     const read = await client.invoices.get({ path: { invoiceId: created.id! } });
     expect(read).toMatchObject({ status: 'COMPLETED', transactionId: expect.any(String) });
@@ -187,7 +142,7 @@ describe('invoices (sections 3, 4.4 and 6.3)', () => {
     const [detail] = await client.transactions.details({ path: { transactionId: Number(read.transactionId) } });
     expect(detail).toMatchObject({ creditDebitType: 'CREDIT', txId: created.txId });
     await waitFor(() => handled.includes(`invoice.paid:${created.id}`));
-    await expect(control('/accounts/payInvoice', { invoiceId: created.id })).rejects.toThrow(/COMPLETED/);
+    await expect(control(sandbox, '/accounts/payInvoice', { invoiceId: created.id })).rejects.toThrow(/COMPLETED/);
   });
 
   it('an unknown customer or key is 422, an unknown invoice 404', async () => {
@@ -201,7 +156,7 @@ describe('invoices (sections 3, 4.4 and 6.3)', () => {
 
 describe('webhooks (sections 4.5 and 6.1)', () => {
   it('a failing receiver gets the resends when the clock advances 2 minutes, and the delivery ends delivered', async () => {
-    const account = connect('baas_sandbox', 2002);
+    const account = connect('baas_sandbox', { accountId: 2002 });
     let failing = true;
     const attempts: string[] = [];
     const uri = await listen((request, response) => {
@@ -215,18 +170,20 @@ describe('webhooks (sections 4.5 and 6.1)', () => {
     const key = (await account.keys.create({ body: { keyType: 'EVP' } })).key!;
     await account.invoices.create({ body: { ...invoice(), customerId: 20021, pixKey: key } });
     await waitFor(() => attempts.length === 1);
-    await control('/clock', { advanceSeconds: 120 });
+    await control(sandbox, '/clock', { advanceSeconds: 120 });
     await waitFor(() => attempts.length === 2);
     failing = false;
-    await control('/clock', { advanceSeconds: 120 });
+    await control(sandbox, '/clock', { advanceSeconds: 120 });
     await waitFor(() => attempts.length === 3);
-    const log = (await deliveries()).find((entry) => entry.url === uri)!;
-    await waitFor(async () => (await deliveries()).find((entry) => entry.id === log.id)?.state === 'delivered');
-    expect((await deliveries()).find((entry) => entry.id === log.id)!.attempts.map((attempt) => attempt.status)).toEqual([500, 500, 200]);
+    const log = (await deliveries(sandbox)).find((entry) => entry.url === uri)!;
+    await waitFor(async () => (await deliveries(sandbox)).find((entry) => entry.id === log.id)?.state === 'delivered');
+    expect((await deliveries(sandbox)).find((entry) => entry.id === log.id)!.attempts.map((attempt) => attempt.status)).toEqual([
+      500, 500, 200,
+    ]);
   });
 
   it('registrations are listed, read, replaced under the same id and removed', async () => {
-    const account = connect('baas_sandbox', 2001);
+    const account = connect('baas_sandbox', { accountId: 2001 });
     const first = await account.webhooks.registerCrypto({ body: { uri: 'http://127.0.0.1:9/one', enabled: true } });
     const second = await account.webhooks.registerCrypto({ body: { uri: 'http://127.0.0.1:9/two', enabled: false, method: 'GET' } });
     expect(second).toMatchObject({ id: first.id, uri: 'http://127.0.0.1:9/two', enabled: false, method: 'GET', pauseOnFail: true });
@@ -241,7 +198,7 @@ describe('webhooks (sections 4.5 and 6.1)', () => {
 
 describe('registration of the other types (section 4.5)', () => {
   it('REFUND and INFRACTION register like the others; the type segment is case-insensitive', async () => {
-    const account = connect('baas_sandbox', 2003);
+    const account = connect('baas_sandbox', { accountId: 2003 });
     const refund = await account.webhooks.registerRefund({
       body: { uri: 'http://127.0.0.1:9/refund', enabled: true, email: 'ti@example.com' },
     });
@@ -249,12 +206,7 @@ describe('registration of the other types (section 4.5)', () => {
     await account.webhooks.registerInfraction({
       body: { uri: 'http://127.0.0.1:9/infraction', enabled: true, headers: { authorization: 'Basic eDp5' } },
     });
-    const token = await fetch(`${sandbox.urlOf('accounts')}/auth/token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ clientId: 'baas_sandbox', clientSecret: 'sandbox-secret', grantType: 'client_credentials' }),
-    });
-    const { accessToken } = (await token.json()) as { accessToken: string };
+    const accessToken = await accountsToken(sandbox, 'baas_sandbox');
     const mixed = await fetch(`${sandbox.urlOf('accounts')}/webhooks/Infraction`, {
       method: 'POST',
       headers: { authorization: `Bearer ${accessToken}`, 'content-type': 'application/json', 'x-account-id': '2003' },

@@ -5,74 +5,30 @@
  * notified to a receiver built with the package's webhook handler (TRANSFER with the registered method
  * and headers, CASHOUT for a rejection), every delivered body strictly valid against its event schema.
  */
-import { readFileSync } from 'node:fs';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingHttpHeaders } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type AccountsClient, createAccountsClient, ProblemError } from '../../src/accounts/index.js';
-import { bundledSpecPath } from '../../src/checks/registry.js';
-import { strictValidator } from '../../src/checks/strict-response.js';
+import type { AccountsClient } from '../../src/accounts/index.js';
 import { createWebhookHandler } from '../../src/events/index.js';
-import { check } from '../../src/runtime/validation.js';
 import { accountsSandbox } from '../../src/sandbox/accounts/index.js';
-import { type RunningSandbox, startSandbox } from '../../src/sandbox/server.js';
-
-const seed = `accounts-payments-${Date.now()}`;
-console.log(`sandbox seed: ${seed}`);
+import type { RunningSandbox } from '../../src/sandbox/server.js';
+import {
+  accountsConnector,
+  closeAll,
+  control,
+  expectNoNewDrifts,
+  problemOf,
+  type Receiver,
+  startReceiver,
+  startSeeded,
+  strictEventIssues,
+  tedCreditor as creditor,
+  waitFor,
+} from '../helpers/sandbox.js';
 
 let sandbox: RunningSandbox;
 let client: AccountsClient;
 const clients: AccountsClient[] = [];
-const bundle = JSON.parse(readFileSync(bundledSpecPath('accounts'), 'utf8')) as Record<string, any>;
-
-function connect(clientId: string, accountId?: number): AccountsClient {
-  const created = createAccountsClient({
-    baseUrl: sandbox.urlOf('accounts'),
-    clientId,
-    clientSecret: 'sandbox-secret',
-    responseValidation: 'strict',
-    retry: { maxRetries: 0 },
-    ...(accountId === undefined ? {} : { accountId }),
-  });
-  clients.push(created);
-  return created;
-}
-
-async function control(path: string, body: unknown = {}): Promise<any> {
-  const answer = await fetch(`${sandbox.url}/_sandbox${path}`, {
-    method: 'POST',
-    body: JSON.stringify(body),
-    headers: { 'content-type': 'application/json' },
-  });
-  const text = await answer.text();
-  if (!answer.ok) throw new Error(`control ${path}: ${answer.status} ${text}`);
-  return JSON.parse(text);
-}
-
-async function problemOf(call: Promise<unknown>): Promise<ProblemError> {
-  const error = await call.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(ProblemError);
-  return error as ProblemError;
-}
-
-/** Polls `condition` every 20 ms, at most 5 s. */
-async function waitFor(condition: () => boolean | Promise<boolean>): Promise<void> {
-  for (let attempt = 0; attempt < 250; attempt += 1) {
-    if (await condition()) return;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  throw new Error('condition not met within 5 s');
-}
-
-/** Issues of a delivered body against its event's schema, with every object closed and every known value list closed. */
-function strictIssues(payload: Record<string, unknown>): string[] {
-  const schema = bundle.webhooks[payload.type as string]?.post.requestBody.content['application/json'].schema;
-  if (!schema) return [`no event ${String(payload.type)}`];
-  return check(strictValidator(bundle, schema), payload).map((issue) => `${issue.pointer}: ${issue.message}`);
-}
+const connect = accountsConnector(() => sandbox, clients);
 
 interface Received {
   readonly type: string;
@@ -82,11 +38,10 @@ interface Received {
   readonly headers: IncomingHttpHeaders;
 }
 const received: Received[] = [];
-let receiver: Server;
-let receiverUrl: string;
+let receiver: Receiver | undefined;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ modules: [accountsSandbox], seed, strict: true });
+  sandbox = await startSeeded('accounts-payments', [accountsSandbox]);
   client = connect('sandbox-account');
   const handler = createWebhookHandler({
     onEvent: (event, { request }) => {
@@ -99,9 +54,8 @@ beforeAll(async () => {
       });
     },
   });
-  receiver = createServer((request, response) => void handler(request, response));
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+  receiver = await startReceiver((request, response) => void handler(request, response));
+  const receiverUrl = `${receiver.url}/hooks`;
   await client.webhooks.registerTransfer({
     body: { uri: receiverUrl, enabled: true, method: 'PUT', headers: { 'x-receiver-secret': 'abc123' } },
   });
@@ -109,23 +63,14 @@ beforeAll(async () => {
   await client.webhooks.registerReceive({ body: { uri: receiverUrl, enabled: true } });
 });
 afterAll(async () => {
-  for (const created of clients) await created.close();
-  await sandbox?.stop();
-  await new Promise<void>((resolve) => receiver?.close(() => resolve()));
+  await closeAll(sandbox, clients);
+  await receiver?.close();
 });
+expectNoNewDrifts(() => sandbox);
 afterEach(() => {
-  expect(sandbox.drifts()).toEqual([]);
-  for (const event of received) expect(strictIssues(event.payload), event.type).toEqual([]);
+  for (const event of received) expect(strictEventIssues(event.payload), event.type).toEqual([]);
 });
 
-const creditor = {
-  ispb: '99999020',
-  issuer: '0001',
-  number: '774411',
-  accountType: 'CACC' as const,
-  document: '11144477735',
-  name: 'Carlos Eduardo Lima',
-};
 const available = async (account: AccountsClient) => (await account.balance.get()).data![0]!.balanceAmount!;
 
 describe('TED (section 4.4)', () => {
@@ -148,7 +93,7 @@ describe('TED (section 4.4)', () => {
     expect(conflict.status).toBe(409);
     expect(conflict.errorType).toBe('idempotency-conflict');
 
-    await control('/clock', { advanceSeconds: 3 });
+    await control(sandbox, '/clock', { advanceSeconds: 3 });
     const liquidated = await client.ted.getById({ path: { id: first.data.id! } });
     expect(liquidated.data).toMatchObject({ status: 'LIQUIDATED', numCtrlStr: expect.any(String) });
     expect((await available(client)).blocked).toBe(0);
@@ -182,7 +127,7 @@ describe('TED (section 4.4)', () => {
 
 describe('internal transfers (section 4.4)', () => {
   it('credits the other account of the platform when liquidated; read back by end-to-end id and key', async () => {
-    const mariana = connect('baas_sandbox', 2001);
+    const mariana = connect('baas_sandbox', { accountId: 2001 });
     const before = (await available(mariana)).available!;
     const target = {
       ispb: '99999010',
@@ -196,7 +141,7 @@ describe('internal transfers (section 4.4)', () => {
     const created = await client.internalTransfers.create({ body }, { idempotencyKey: 'int0001' });
     expect(created.data).toMatchObject({ status: 'PROCESSING', transactionType: 'INTERNAL' });
     expect((await client.internalTransfers.create({ body }, { idempotencyKey: 'int0001' })).data.id).toBe(created.data.id);
-    await control('/clock', { advanceSeconds: 3 });
+    await control(sandbox, '/clock', { advanceSeconds: 3 });
     const read = await client.internalTransfers.getByEndToEndId({ path: { endToEndId: created.data.endToEndId! } });
     expect(read.data.status).toBe('LIQUIDATED');
     expect((await available(mariana)).available).toBeCloseTo(before + 80, 2);
@@ -221,20 +166,24 @@ describe('internal transfers (section 4.4)', () => {
       { body: { creditorAccount: target, payment: { amount: 42 }, paymentFlow: 'APPROVAL_REQUIRED' } },
       { idempotencyKey: 'int0003' },
     );
-    await control('/clock', { advanceSeconds: 5 });
+    await control(sandbox, '/clock', { advanceSeconds: 5 });
     expect((await client.internalTransfers.getByIdempotencyKey({ path: { idempotencyKey: 'int0003' } })).data.status).toBe('PROCESSING');
     expect((await available(client)).blocked).toBe(42);
-    expect(await control('/accounts/payment', { idempotencyKey: 'int0003', approve: false })).toMatchObject({ status: 'REJECTED' });
+    expect(await control(sandbox, '/accounts/payment', { idempotencyKey: 'int0003', approve: false })).toMatchObject({
+      status: 'REJECTED',
+    });
     expect((await available(client)).available).toBeCloseTo(before, 2);
     await waitFor(() => received.some((event) => event.type === 'CASHOUT' && event.data.idempotencyKey === 'int0003'));
     expect(created.data.idempotencyKey).toBe('int0003');
-    await expect(control('/accounts/payment', { idempotencyKey: 'int0003', approve: true })).rejects.toThrow(/no APPROVAL_REQUIRED/);
+    await expect(control(sandbox, '/accounts/payment', { idempotencyKey: 'int0003', approve: true })).rejects.toThrow(
+      /no APPROVAL_REQUIRED/,
+    );
   });
 });
 
 describe('billets (sections 2.5 and 4.4)', () => {
   it('queried then paid at the updated value, replayed, 409 on another payload, liquidated with a receipt', async () => {
-    const billet = await control('/accounts/billet', { amount: 123.45 });
+    const billet = await control(sandbox, '/accounts/billet', { amount: 123.45 });
     const info = await client.billets.info({ body: { billetCode: billet.digitableCode } });
     expect(info).toMatchObject({
       totalUpdated: 123.45,
@@ -249,7 +198,7 @@ describe('billets (sections 2.5 and 4.4)', () => {
     expect(
       (await problemOf(client.billets.payQueried({ body: { ...body, description: 'x' } }, { idempotencyKey: 'bol0001' }))).status,
     ).toBe(409);
-    await control('/clock', { advanceSeconds: 3 });
+    await control(sandbox, '/clock', { advanceSeconds: 3 });
     const detail = await client.billets.detail({ path: { id: String(paid.id) } });
     expect(detail.data).toMatchObject({ status: 'LIQUIDATED', billetInfo: { barCode: billet.barcode } });
     expect((await client.billets.getById({ path: { id: String(paid.id) } })).data.id).toBe(paid.id);
@@ -264,7 +213,7 @@ describe('billets (sections 2.5 and 4.4)', () => {
     { given: 'an amount other than the updated value', amount: 50, paid: 49.9, queried: false, want: 'billet-amount-mismatch' },
     { given: 'a billet never queried, paid as queried', amount: 60, paid: 60, queried: true, want: 'billet-not-queried' },
   ])('refuses $given with 422', async ({ amount, paid, queried, want }) => {
-    const billet = await control('/accounts/billet', { amount });
+    const billet = await control(sandbox, '/accounts/billet', { amount });
     const call = queried
       ? client.billets.payQueried({ body: { billetCode: billet.barcode, description: 'x', payment: { amount: paid || 1 } } })
       : client.billets.payByDigitableLine({
@@ -276,7 +225,7 @@ describe('billets (sections 2.5 and 4.4)', () => {
   });
 
   it('an overdue billet is paid with its fine and interest; a code with a wrong check digit is 400', async () => {
-    const billet = await control('/accounts/billet', { amount: 100, dueInDays: -10 });
+    const billet = await control(sandbox, '/accounts/billet', { amount: 100, dueInDays: -10 });
     const info = await client.billets.info({ body: { billetCode: billet.barcode } });
     expect(info.totalUpdated).toBeGreaterThan(100);
     const paid = await client.billets.payByDigitableLine({ body: { digitableCode: billet.digitableCode, description: 'Atrasado' } });
@@ -288,7 +237,7 @@ describe('billets (sections 2.5 and 4.4)', () => {
 
 describe('credits and resets', () => {
   it('a Pix received is a CREDIT with its RECEIVE event', async () => {
-    const { endToEndId } = await control('/accounts/receive', { amount: 33.1, payerName: 'Loja Azul' });
+    const { endToEndId } = await control(sandbox, '/accounts/receive', { amount: 33.1, payerName: 'Loja Azul' });
     await waitFor(() => received.some((event) => event.type === 'RECEIVE' && event.data.endToEndId === endToEndId));
     const event = received.find((entry) => entry.type === 'RECEIVE' && entry.data.endToEndId === endToEndId)!;
     expect(event.data).toMatchObject({
@@ -301,8 +250,8 @@ describe('credits and resets', () => {
 
   it('a payment pending at a reset never liquidates into, nor notifies from, the new state', async () => {
     await client.ted.create({ body: { creditorAccount: creditor, payment: { amount: 9 } } }, { idempotencyKey: 'ted0009' });
-    await control('/reset', { seed });
-    await control('/clock', { advanceSeconds: 5 });
+    await control(sandbox, '/reset', { seed: sandbox.env.random.seed });
+    await control(sandbox, '/clock', { advanceSeconds: 5 });
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(received.some((event) => event.data.idempotencyKey === 'ted0009')).toBe(false);
     const fresh = connect('sandbox-account');

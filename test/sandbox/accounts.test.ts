@@ -4,81 +4,26 @@
  * and 2, balance, transactions and statements derived from what happened, and Pix keys with the
  * EMAIL/PHONE challenge whose code is read through the control plane.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type AccountsClient, ConfigurationError, createAccountsClient, ProblemError } from '../../src/accounts/index.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type AccountsClient, ConfigurationError } from '../../src/accounts/index.js';
 import { todayInSaoPaulo } from '../../src/rules/cross-field.js';
 import { accountsSandbox } from '../../src/sandbox/accounts/index.js';
-import { type RunningSandbox, startSandbox } from '../../src/sandbox/server.js';
-
-const seed = `accounts-${Date.now()}`;
-console.log(`sandbox seed: ${seed}`);
+import type { RunningSandbox } from '../../src/sandbox/server.js';
+import { accountsConnector, closeAll, control, expectNoNewDrifts, problemOf, rawAccountsCall, startSeeded } from '../helpers/sandbox.js';
 
 let sandbox: RunningSandbox;
 let client: AccountsClient;
 let baas: AccountsClient;
 const clients: AccountsClient[] = [];
-
-function connect(clientId: string, options: { accountId?: number; scope?: string } = {}): AccountsClient {
-  const created = createAccountsClient({
-    baseUrl: sandbox.urlOf('accounts'),
-    clientId,
-    clientSecret: 'sandbox-secret',
-    responseValidation: 'strict',
-    retry: { maxRetries: 0 },
-    ...options,
-  });
-  clients.push(created);
-  return created;
-}
-
-async function control(path: string, body: unknown = {}): Promise<any> {
-  const answer = await fetch(`${sandbox.url}/_sandbox${path}`, {
-    method: 'POST',
-    body: JSON.stringify(body),
-    headers: { 'content-type': 'application/json' },
-  });
-  const text = await answer.text();
-  if (!answer.ok) throw new Error(`control ${path}: ${answer.status} ${text}`);
-  return JSON.parse(text);
-}
-
-/** A raw call with a token of `clientId`, for what the client refuses to send. */
-async function raw(clientId: string, method: string, path: string, headers: Record<string, string> = {}, body?: unknown) {
-  const tokenAnswer = await fetch(`${sandbox.urlOf('accounts')}/auth/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ clientId, clientSecret: 'sandbox-secret', grantType: 'client_credentials' }),
-  });
-  const { accessToken } = (await tokenAnswer.json()) as { accessToken: string };
-  const answer = await fetch(`${sandbox.urlOf('accounts')}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${accessToken}`, 'content-type': 'application/json', ...headers },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return { status: answer.status, body: (await answer.json()) as Record<string, any> };
-}
-
-async function problemOf(call: Promise<unknown>): Promise<ProblemError> {
-  const error = await call.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(ProblemError);
-  return error as ProblemError;
-}
+const connect = accountsConnector(() => sandbox, clients);
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ modules: [accountsSandbox], seed, strict: true });
+  sandbox = await startSeeded('accounts', [accountsSandbox]);
   client = connect('sandbox-account');
   baas = connect('baas_sandbox', { accountId: 2001 });
 });
-afterAll(async () => {
-  for (const created of clients) await created.close();
-  await sandbox?.stop();
-});
-afterEach(() => {
-  expect(sandbox.drifts()).toEqual([]);
-});
+afterAll(() => closeAll(sandbox, clients));
+expectNoNewDrifts(() => sandbox);
 
 describe('token and x-account-id (section 5.5, conventions 1 and 2)', () => {
   it('issues a token to a known credential; a wrong secret is 401, a scope the credential lacks 403', async () => {
@@ -105,8 +50,8 @@ describe('token and x-account-id (section 5.5, conventions 1 and 2)', () => {
   it('an account credential operates its own account; x-account-id naming another is 403', async () => {
     const balance = await client.balance.get();
     expect(balance.data?.[0]?.balanceAmount).toMatchObject({ currency: 'BRL', available: 100000, blocked: 0 });
-    expect((await raw('sandbox-account', 'GET', '/accounts/balance', { 'x-account-id': '1001' })).status).toBe(200);
-    const other = await raw('sandbox-account', 'GET', '/accounts/balance', { 'x-account-id': '2001' });
+    expect((await rawAccountsCall(sandbox, 'sandbox-account', 'GET', '/accounts/balance', { 'x-account-id': '1001' })).status).toBe(200);
+    const other = await rawAccountsCall(sandbox, 'sandbox-account', 'GET', '/accounts/balance', { 'x-account-id': '2001' });
     expect(other.status).toBe(403);
     expect(other.body.type).toMatch(/\/errors\/forbidden$/);
   });
@@ -114,7 +59,7 @@ describe('token and x-account-id (section 5.5, conventions 1 and 2)', () => {
   it('a BaaS credential must name a child account: none, the owner or a stranger 403', async () => {
     expect((await baas.balance.get()).data).toHaveLength(1);
     await expect(connect('baas_sandbox').balance.get()).rejects.toThrow(ConfigurationError);
-    const missing = await raw('baas_sandbox', 'GET', '/accounts/balance');
+    const missing = await rawAccountsCall(sandbox, 'baas_sandbox', 'GET', '/accounts/balance');
     expect(missing.status).toBe(403);
     expect(missing.body.detail).toMatch(/x-account-id/);
     for (const accountId of [2000, 1001]) {
@@ -135,7 +80,7 @@ describe('balance, transactions and statements are derived from what happened', 
   it('a Pix received moves the balance, is listed and detailed; an unknown transaction is 404', async () => {
     const account = connect('baas_sandbox', { accountId: 2002 });
     const before = (await account.balance.get()).data![0]!.balanceAmount!.available!;
-    const received = await control('/accounts/receive', { accountId: 2002, amount: 250.75 });
+    const received = await control(sandbox, '/accounts/receive', { accountId: 2002, amount: 250.75 });
     const after = (await account.balance.get()).data![0]!.balanceAmount!.available!;
     expect(after).toBeCloseTo(before + 250.75, 2);
     const now = sandbox.env.clock.nowMs();
@@ -158,7 +103,7 @@ describe('balance, transactions and statements are derived from what happened', 
 
   it('statements sum the ledger per day and per hour; a period the rules forbid is 400', async () => {
     const account = connect('baas_sandbox', { accountId: 2003 });
-    await control('/accounts/receive', { accountId: 2003, amount: 10 });
+    await control(sandbox, '/accounts/receive', { accountId: 2003, amount: 10 });
     const today = todayInSaoPaulo(new Date(sandbox.env.clock.nowMs()));
     const day = (offset: number) => new Date(Date.parse(`${today}T12:00:00Z`) + offset * 86_400_000).toISOString().slice(0, 10);
     const byDay = await account.statements.summaryByPeriod({ body: { groupBy: 'DAY', initialDate: day(-40), finalDate: day(-1) } });
@@ -183,7 +128,7 @@ describe('Pix keys (section 4.1)', () => {
     const created = await client.keys.createWithChallenge({
       keyType: 'EMAIL',
       key,
-      getCode: async () => (await control('/accounts/otp', { key })).code,
+      getCode: async () => (await control(sandbox, '/accounts/otp', { key })).code,
     });
     expect(created).toMatchObject({ key, keyType: 'EMAIL', taxIdNumber: '45723174000110', accountType: 'CACC' });
     expect((await client.keys.list()).data?.map((entry) => entry.key)).toContain(key);
@@ -199,10 +144,10 @@ describe('Pix keys (section 4.1)', () => {
     const key = `+55119${String(Date.now()).slice(-8)}`;
     const first = await client.keys.challenge({ body: { keyType: 'PHONE', key } });
     let hash = first.validationHash!;
-    let otp: string = (await control('/accounts/otp', { key })).code;
+    let otp: string = (await control(sandbox, '/accounts/otp', { key })).code;
     if (code === 'old') await client.keys.challenge({ body: { keyType: 'PHONE', key } });
     if (code === 'wrong') otp = otp === '000000' ? '111111' : '000000';
-    if (code === 'expired') await control('/clock', { advanceSeconds: 301 });
+    if (code === 'expired') await control(sandbox, '/clock', { advanceSeconds: 301 });
     if (code !== 'old') hash = first.validationHash!;
     const problem = await problemOf(client.keys.create({ body: { keyType: 'PHONE', key, validationHash: hash, validationCode: otp } }));
     expect(problem.status).toBe(422);
@@ -213,7 +158,7 @@ describe('Pix keys (section 4.1)', () => {
   it('a code is used once; the key of the creation must be the challenge key', async () => {
     const key = 'contato@padariaboavista.example.com';
     const { validationHash } = await client.keys.challenge({ body: { keyType: 'EMAIL', key } });
-    const { code } = await control('/accounts/otp', { key });
+    const { code } = await control(sandbox, '/accounts/otp', { key });
     const other = await problemOf(
       client.keys.create({ body: { keyType: 'EMAIL', key: 'outro@example.com', validationHash: validationHash!, validationCode: code } }),
     );

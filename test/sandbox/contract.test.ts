@@ -12,19 +12,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { operationsOf, type JsonObject } from '../../scripts/openapi-model.js';
-import { createAccountsClient } from '../../src/accounts/index.js';
 import { bundledSpecPath } from '../../src/checks/registry.js';
 import { writeDevCertificates } from '../../src/cli/dev-certs.js';
-import { createCoreBankingClient } from '../../src/core-banking/index.js';
 import { createMessagesClient } from '../../src/messages/index.js';
-import { createPixClient } from '../../src/pix/index.js';
 import { HttpError } from '../../src/runtime/errors.js';
 import { sandboxModules } from '../../src/sandbox/modules.js';
-import { type RunningSandbox, startSandbox } from '../../src/sandbox/server.js';
+import type { RunningSandbox } from '../../src/sandbox/server.js';
+import { accountsClientOf, closeAll, coreBankingClientOf, pixClientOf, startSeeded } from '../helpers/sandbox.js';
 import { argsOf, callByOperationId } from '../helpers/spec-examples.js';
 
-const seed = `contract-${Date.now()}`;
-console.log(`sandbox seed: ${seed}`);
 const certificates = mkdtempSync(join(tmpdir(), 'contrato-sandbox-contract-'));
 const png = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d, 0x49, 0x48, 0x44, 0x52]);
 let sandbox: RunningSandbox;
@@ -32,11 +28,10 @@ const clients: Record<string, { close(): Promise<void> }> = {};
 
 beforeAll(async () => {
   writeDevCertificates(certificates);
-  sandbox = await startSandbox({ modules: sandboxModules, seed, strict: true });
-  const common = { clientSecret: 'sandbox-secret', responseValidation: 'strict' as const, retry: { maxRetries: 0 } };
-  clients.accounts = createAccountsClient({ ...common, baseUrl: sandbox.urlOf('accounts'), clientId: 'baas_sandbox', accountId: 2001 });
-  clients.pix = createPixClient({ ...common, baseUrl: sandbox.urlOf('pix'), clientId: 'sandbox-pix' });
-  clients['core-banking'] = createCoreBankingClient({ ...common, baseUrl: sandbox.urlOf('core-banking'), clientId: 'sandbox-core' });
+  sandbox = await startSeeded('contract', sandboxModules);
+  clients.accounts = accountsClientOf(sandbox, 'baas_sandbox', { accountId: 2001 });
+  clients.pix = pixClientOf(sandbox);
+  clients['core-banking'] = coreBankingClientOf(sandbox, 'sandbox-core');
   clients.messages = createMessagesClient({
     baseUrl: sandbox.urlOf('messages'),
     login: { clientId: 'sandbox-messages', clientSecret: 'sandbox-secret' },
@@ -46,8 +41,7 @@ beforeAll(async () => {
   });
 });
 afterAll(async () => {
-  for (const client of Object.values(clients)) await client.close();
-  await sandbox?.stop();
+  await closeAll(sandbox, Object.values(clients));
   rmSync(certificates, { recursive: true, force: true });
 });
 

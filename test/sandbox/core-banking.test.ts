@@ -6,25 +6,16 @@
  * another payload, 422 when cancelling a REGISTERING one; bankarization applications; credentials; 401 for a
  * wrong secret and a token renewed after the sandbox clock expired it.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  AuthError,
-  type CoreBankingClient,
-  createCoreBankingClient,
-  type LogEvent,
-  ProblemError,
-  RequestValidationError,
-} from '../../src/core-banking/index.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AuthError, type CoreBankingClient, type LogEvent, RequestValidationError } from '../../src/core-banking/index.js';
 import { checkBoletoBarcode, checkBoletoLine } from '../../src/formats/boleto.js';
 import { parseBrCode } from '../../src/formats/brcode.js';
 import { checkCnpj, checkCpf } from '../../src/formats/documents.js';
 import { coreBankingSandbox, type CoreBankingState } from '../../src/sandbox/core-banking/index.js';
 import { registrySeconds } from '../../src/sandbox/core-banking/invoices.js';
 import { operationTable } from '../../generated/core-banking/operations.js';
-import { type RunningSandbox, startSandbox } from '../../src/sandbox/server.js';
-
-const seed = `core-banking-${Date.now()}`;
-console.log(`sandbox seed: ${seed}`);
+import type { RunningSandbox } from '../../src/sandbox/server.js';
+import { closeAll, control, coreBankingClientOf, expectNoNewDrifts, problemOf, startSeeded } from '../helpers/sandbox.js';
 
 let sandbox: RunningSandbox;
 /** sandbox-core: every scope of D, a BaaS caller (it holds the BaaS-only fee-rules scopes). */
@@ -35,36 +26,9 @@ const clients: CoreBankingClient[] = [];
 const events: LogEvent[] = [];
 
 const clientFor = (clientId: string, clientSecret = 'sandbox-secret', logger?: (event: LogEvent) => void): CoreBankingClient => {
-  const client = createCoreBankingClient({
-    baseUrl: sandbox.urlOf('core-banking'),
-    clientId,
-    clientSecret,
-    responseValidation: 'strict',
-    retry: { maxRetries: 0 },
-    ...(logger ? { logger } : {}),
-  });
+  const client = coreBankingClientOf(sandbox, clientId, { clientSecret, ...(logger ? { logger } : {}) });
   clients.push(client);
   return client;
-};
-
-const control = async (path: string, body: unknown = {}): Promise<any> => {
-  const answer = await fetch(`${sandbox.url}/_sandbox${path}`, {
-    method: 'POST',
-    body: JSON.stringify(body),
-    headers: { 'content-type': 'application/json' },
-  });
-  const text = await answer.text();
-  if (!answer.ok) throw new Error(`control ${path}: ${answer.status} ${text}`);
-  return JSON.parse(text);
-};
-
-const refusal = async (call: Promise<unknown>): Promise<ProblemError> => {
-  const error = await call.then(
-    () => null,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(ProblemError);
-  return error as ProblemError;
 };
 
 const state = (): CoreBankingState => sandbox.stateOf<CoreBankingState>('core-banking');
@@ -75,18 +39,13 @@ const tokenOf = async (clientId: string): Promise<string> =>
     .access_token;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ modules: [coreBankingSandbox], seed, strict: true });
+  sandbox = await startSeeded('core-banking', [coreBankingSandbox]);
   bank = clientFor('sandbox-core', 'sandbox-secret', (event) => events.push(event));
   holder = clientFor('sandbox-account');
 });
-afterAll(async () => {
-  for (const client of clients) await client.close();
-  await sandbox?.stop();
-});
-afterEach(() => {
-  // Every answer of every test is checked against the contract: a drift fails the test that caused it.
-  expect(sandbox.drifts()).toEqual([]);
-});
+afterAll(() => closeAll(sandbox, clients));
+// Every answer of every test is checked against the contract: a drift fails the test that caused it.
+expectNoNewDrifts(() => sandbox);
 
 it('every operation of the core banking bundle has a handler (none answers 501)', () => {
   expect(Object.keys(operationTable).filter((operationId) => !(operationId in coreBankingSandbox.handlers))).toEqual([]);
@@ -137,11 +96,11 @@ describe('accounts, balances and BaaS partners', () => {
         currency: 'BRL',
         balance: expect.any(Number),
       });
-    if (path === 'missing') expect((await refusal(bank.accounts.get({ path: { id: 1 } }))).status).toBe(want);
+    if (path === 'missing') expect((await problemOf(bank.accounts.get({ path: { id: 1 } }))).status).toBe(want);
   });
 
   it('an account credential has no institution scope: 403', async () => {
-    const problem = await refusal(holder.accounts.list());
+    const problem = await problemOf(holder.accounts.list());
     expect(problem).toMatchObject({ status: 403, errorType: 'forbidden' });
   });
 });
@@ -177,7 +136,7 @@ describe('fee rules', () => {
     const free = b.weight! + 10;
     const moved = await bank.feeRules.update({ path: { id: a.id }, body: { weight: free, percent: 1.2, minAmount: 0.5, maxAmount: 20 } });
     expect(moved).toMatchObject({ weight: free, percent: 1.2, maxAmount: 20, name: 'Regra A' });
-    const problem = await refusal(
+    const problem = await problemOf(
       bank.feeRules.update({ path: { id: b.id }, body: { weight: free, percent: 1, minAmount: 0.5, maxAmount: 15 } }),
     );
     expect(problem).toMatchObject({ status: 409, errorType: 'duplicate-weight' });
@@ -208,9 +167,9 @@ describe('fee rules', () => {
   it('DELETE removes the rule for good (404 afterwards); an account credential gets 403', async () => {
     const created = await bank.feeRules.create({ body: { ...rule, name: 'Temporaria' } });
     expect((await bank.feeRules.delete({ path: { id: created.id } }).withResponse()).response.status).toBe(204);
-    expect((await refusal(bank.feeRules.get({ path: { id: created.id } }))).status).toBe(404);
-    expect((await refusal(holder.feeRules.list())).status).toBe(403);
-    expect((await refusal(bank.feeRules.delete({ path: { id: created.id } }))).status).toBe(404);
+    expect((await problemOf(bank.feeRules.get({ path: { id: created.id } }))).status).toBe(404);
+    expect((await problemOf(holder.feeRules.list())).status).toBe(403);
+    expect((await problemOf(bank.feeRules.delete({ path: { id: created.id } }))).status).toBe(404);
   });
 
   it('a weight in a creation body is refused (the platform assigns it): by the client, and with 400 by the sandbox', async () => {
@@ -231,7 +190,7 @@ describe('invoices', () => {
   let customerId: number;
   beforeAll(async () => {
     accountId = Number(state().callerAccountId);
-    const { customers } = await control('/core-banking/customers', { accountId });
+    const { customers } = await control(sandbox, '/core-banking/customers', { accountId });
     customerId = customers[0].id;
   });
   const pix = () => ({ customerId, pixKey, dueDate: '2030-04-10', amount: 249.9, type: 'IMMEDIATE' as const, description: 'Pedido 10482' });
@@ -252,7 +211,9 @@ describe('invoices', () => {
     expect(replay.response.status).toBe(201);
     expect(replay.data).toEqual(created.data);
     expect(await total()).toBe(before + 1);
-    const problem = await refusal(bank.invoices.create({ path: { accountId }, body: { ...pix(), amount: 300 } }, { idempotencyKey: key }));
+    const problem = await problemOf(
+      bank.invoices.create({ path: { accountId }, body: { ...pix(), amount: 300 } }, { idempotencyKey: key }),
+    );
     expect(problem).toMatchObject({ status: 409, errorType: 'idempotency-key-reused' });
     expect(await total()).toBe(before + 1);
   });
@@ -263,26 +224,26 @@ describe('invoices', () => {
     expect(checkBoletoBarcode(invoice.boletoBarcode!)).toEqual({ valid: true });
     expect(checkBoletoLine(invoice.boletoDigitableLine!)).toEqual({ valid: true });
     const path = { accountId, invoiceId: invoice.id! };
-    expect(await refusal(bank.invoices.cancel({ path }))).toMatchObject({ status: 422, errorType: 'invoice-registering' });
-    await control('/core-banking/register', { invoiceId: invoice.id });
+    expect(await problemOf(bank.invoices.cancel({ path }))).toMatchObject({ status: 422, errorType: 'invoice-registering' });
+    await control(sandbox, '/core-banking/register', { invoiceId: invoice.id });
     expect(await bank.invoices.cancel({ path })).toEqual({ success: true });
     expect(state().invoices[String(invoice.id)]!.stage).toBe('cancelled');
-    expect(await refusal(bank.invoices.emit({ path }))).toMatchObject({ status: 400 });
-    await expect(control('/core-banking/register', { invoiceId: invoice.id })).rejects.toThrow(/409.*not REGISTERING/);
+    expect(await problemOf(bank.invoices.emit({ path }))).toMatchObject({ status: 400 });
+    await expect(control(sandbox, '/core-banking/register', { invoiceId: invoice.id })).rejects.toThrow(/409.*not REGISTERING/);
   });
 
   it(`the registry confirms a boleto on its own after ${registrySeconds} sandbox seconds; a DRAFT takes no payment`, async () => {
     const invoice = await bank.invoices.create({ path: { accountId }, body: boleto() });
     const path = { accountId, invoiceId: invoice.id! };
-    await expect(control('/core-banking/payInvoice', { invoiceId: invoice.id })).rejects.toThrow(/409.*REGISTERING/);
-    await control('/clock', { advanceSeconds: registrySeconds + 1 });
+    await expect(control(sandbox, '/core-banking/payInvoice', { invoiceId: invoice.id })).rejects.toThrow(/409.*REGISTERING/);
+    await control(sandbox, '/clock', { advanceSeconds: registrySeconds + 1 });
     const registered = await bank.invoices.get({ path });
     expect(registered.status).toBeUndefined();
     expect(registered.boletoBarcode).toBe(invoice.boletoBarcode);
-    await control('/core-banking/payInvoice', { invoiceId: invoice.id });
+    await control(sandbox, '/core-banking/payInvoice', { invoiceId: invoice.id });
     expect(await bank.invoices.get({ path })).toMatchObject({ status: 'COMPLETED' });
     const draft = await bank.invoices.create({ path: { accountId }, body: { ...boleto(), type: 'SCHEDULED' } });
-    await expect(control('/core-banking/payInvoice', { invoiceId: draft.id })).rejects.toThrow(/409.*draft/);
+    await expect(control(sandbox, '/core-banking/payInvoice', { invoiceId: draft.id })).rejects.toThrow(/409.*draft/);
     expect(await bank.invoices.cancel({ path: { accountId, invoiceId: draft.id! } })).toEqual({ success: true });
   });
 
@@ -303,13 +264,13 @@ describe('invoices', () => {
   it('paid through the control plane it is COMPLETED and the balance grows by its amount; it cannot be paid twice or cancelled', async () => {
     const before = (await bank.accounts.balance({ path: { id: accountId } })).balance!;
     const invoice = await bank.invoices.create({ path: { accountId }, body: { ...pix(), amount: 120.35 } });
-    await control('/core-banking/payInvoice', { invoiceId: invoice.id });
+    await control(sandbox, '/core-banking/payInvoice', { invoiceId: invoice.id });
     const path = { accountId, invoiceId: invoice.id! };
     expect(await bank.invoices.get({ path })).toMatchObject({ status: 'COMPLETED', transactionId: expect.any(String), appliedFee: 0 });
     const after = (await bank.accounts.balance({ path: { id: accountId } })).balance!;
     expect(Math.round((after - before) * 100)).toBe(12035);
-    await expect(control('/core-banking/payInvoice', { invoiceId: invoice.id })).rejects.toThrow(/409.*only a registered invoice/);
-    expect(await refusal(bank.invoices.cancel({ path }))).toMatchObject({ status: 422, errorType: 'invoice-paid' });
+    await expect(control(sandbox, '/core-banking/payInvoice', { invoiceId: invoice.id })).rejects.toThrow(/409.*only a registered invoice/);
+    expect(await problemOf(bank.invoices.cancel({ path }))).toMatchObject({ status: 422, errorType: 'invoice-paid' });
   });
 
   it('lists page by page (nextPage until the last) and filters by description or payer name', async () => {
@@ -333,12 +294,12 @@ describe('invoices', () => {
   ])('refuses $given', async ({ body, want, closed, missing }) => {
     const inactive = Object.values(state().accounts).find((account) => account.status === 'INACTIVE')!;
     const target = closed ? Number(inactive.id) : missing ? 1 : accountId;
-    expect((await refusal(bank.invoices.create({ path: { accountId: target }, body: body() }))).status).toBe(want);
+    expect((await problemOf(bank.invoices.create({ path: { accountId: target }, body: body() }))).status).toBe(want);
   });
 
   it('an account caller sees only its own account: another one is 404', async () => {
     const other = Object.values(state().accounts).find((account) => account.id !== state().callerAccountId && !account.main)!;
-    expect((await refusal(holder.invoices.list({ path: { accountId: Number(other.id) } }))).status).toBe(404);
+    expect((await problemOf(holder.invoices.list({ path: { accountId: Number(other.id) } }))).status).toBe(404);
     expect((await holder.invoices.list({ path: { accountId } })).meta!.total).toBeGreaterThan(0);
   });
 });
@@ -371,12 +332,12 @@ describe('bankarization', () => {
       externalRequestId: application.externalRequestId,
     });
     expect(await bank.bankarizationApplications.create({ body }, { idempotencyKey: 'app-1' })).toEqual(created.data);
-    const conflict = await refusal(
+    const conflict = await problemOf(
       bank.bankarizationApplications.create({ body: { ...body, externalRequestId: 'x' } }, { idempotencyKey: 'app-1' }),
     );
     expect(conflict.status).toBe(409);
-    expect((await refusal(bank.bankarizationApplications.create({ body: application }))).status).toBe(400);
-    expect((await refusal(bank.bankarizationApplications.list())).status).toBe(403);
+    expect((await problemOf(bank.bankarizationApplications.create({ body: application }))).status).toBe(400);
+    expect((await problemOf(bank.bankarizationApplications.list())).status).toBe(403);
   });
 
   it('an account application is listed for its account, read back, and cancelled (again: the same answer)', async () => {
@@ -391,7 +352,7 @@ describe('bankarization', () => {
     // The BaaS of the account reads it too.
     expect(await bank.bankarizationApplications.get({ path })).toEqual(cancelled);
     const unknown = { requestId: '0e3ec47e-2fc8-4c4c-bdee-0eb80eb91a50' };
-    expect((await refusal(holder.bankarizationApplications.get({ path: unknown }))).status).toBe(404);
+    expect((await problemOf(holder.bankarizationApplications.get({ path: unknown }))).status).toBe(404);
   });
 });
 
@@ -408,10 +369,10 @@ describe('credentials (provisional routes)', () => {
     });
     expect(state().credentials[issued.clientId!]!.allowedIps).toEqual(['203.0.113.0/24']);
     expect(await bank.apiCredentials.delete({ path })).toMatchObject({ message: expect.any(String) });
-    expect((await refusal(bank.apiCredentials.delete({ path }))).status).toBe(404);
+    expect((await problemOf(bank.apiCredentials.delete({ path }))).status).toBe(404);
     const owner = state().partners[state().callerPartnerId]!.mainAccountId;
-    expect((await refusal(bank.apiCredentials.create({ body: { accountId: Number(owner) } }))).status).toBe(400);
-    expect((await refusal(holder.apiCredentials.create({ body: { accountId } }))).status).toBe(403);
+    expect((await problemOf(bank.apiCredentials.create({ body: { accountId: Number(owner) } }))).status).toBe(400);
+    expect((await problemOf(holder.apiCredentials.create({ body: { accountId } }))).status).toBe(403);
   });
 
   it('a Pix manager credential creates the random key of the account once, and reuses it', async () => {
@@ -434,7 +395,7 @@ describe('tokens', () => {
 
   it('a token the sandbox clock expired is answered 401; the client renews it and the call succeeds', async () => {
     await bank.baas.list();
-    await control('/clock', { advanceSeconds: 4000 });
+    await control(sandbox, '/clock', { advanceSeconds: 4000 });
     events.length = 0;
     expect((await bank.baas.list()).data).toHaveLength(2);
     expect(events.some((event) => event.event === 'token' && event.data.renewedAfter401 === true)).toBe(true);

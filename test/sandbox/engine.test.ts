@@ -3,37 +3,26 @@
  * that issued it; planned faults (503 with Retry-After, a reset after the call was processed) are survived by
  * the client's retries, and the state shows the call executed once per attempt the server processed.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateTxid } from '../../src/formats/pix.js';
-import { createPixClient, type PixClient } from '../../src/pix/index.js';
+import type { PixClient } from '../../src/pix/index.js';
 import { messagesSandbox } from '../../src/sandbox/messages/index.js';
 import { pixSandbox } from '../../src/sandbox/pix/index.js';
 import type { PixState } from '../../src/sandbox/pix/state.js';
-import { type RunningSandbox, startSandbox } from '../../src/sandbox/server.js';
+import type { RunningSandbox } from '../../src/sandbox/server.js';
+import { closeAll, expectNoNewDrifts, pixClientOf, planFault, quickRetries, startSeeded } from '../helpers/sandbox.js';
 
-const seed = `engine-${Date.now()}`;
-console.log(`sandbox seed: ${seed}`);
 let sandbox: RunningSandbox;
 let client: PixClient;
 const charge = { valor: { original: '9.90' }, chave: 'cobrancas@sandbox.example.com' };
-const plan = (fault: Record<string, unknown>) =>
-  fetch(`${sandbox.url}/_sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(fault) });
+const plan = (fault: Record<string, unknown>) => planFault(sandbox, fault);
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ modules: [pixSandbox, messagesSandbox], seed, strict: true });
-  client = createPixClient({
-    baseUrl: sandbox.urlOf('pix'),
-    clientId: 'sandbox-pix',
-    clientSecret: 'sandbox-secret',
-    responseValidation: 'strict',
-    retry: { maxRetries: 2, baseDelayMs: 10, maxDelayMs: 50 },
-  });
+  sandbox = await startSeeded('engine', [pixSandbox, messagesSandbox]);
+  client = pixClientOf(sandbox, { retry: quickRetries });
 });
-afterEach(() => expect(sandbox.drifts()).toEqual([]));
-afterAll(async () => {
-  await client.close();
-  await sandbox.stop();
-});
+expectNoNewDrifts(() => sandbox);
+afterAll(() => closeAll(sandbox, [client]));
 
 describe('the sandbox engine', () => {
   it('a token of interface B is refused by interface C, and C refuses a call without its svc-token', async () => {

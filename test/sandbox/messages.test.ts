@@ -5,15 +5,13 @@
  * give; a consumer restarting from its stored cursor gets nothing twice and loses nothing; an empty poll
  * is held until a message arrives; 401 without svc-token; the key directory answers from state.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildBrCode } from '../../src/formats/brcode.js';
 import { AuthError, buildPacs008, createMessagesClient, HttpError, type MessagesClient } from '../../src/messages/index.js';
 import { createMessagesSandbox, messagesSandbox } from '../../src/sandbox/messages/index.js';
 import { type RunningSandbox, startSandbox } from '../../src/sandbox/server.js';
 import { createTestPki, type TestPki } from '../helpers/certificates.js';
-
-const seed = `messages-${Date.now()}`;
-console.log(`sandbox seed: ${seed}`);
+import { closeAll, control, expectNoNewDrifts, startSeeded } from '../helpers/sandbox.js';
 
 type Json = Record<string, any>;
 let pki: TestPki;
@@ -30,31 +28,17 @@ const clientFor = (baseUrl: string, clientSecret = 'sandbox-secret', responseVal
     retry: { maxRetries: 0 },
   });
 
-async function control(path: string, body: unknown = {}, on: RunningSandbox = sandbox): Promise<any> {
-  const answer = await fetch(`${on.url}/_sandbox${path}`, {
-    method: 'POST',
-    body: JSON.stringify(body),
-    headers: { 'content-type': 'application/json' },
-  });
-  const text = await answer.text();
-  if (!answer.ok) throw new Error(`control ${path}: ${answer.status} ${text}`);
-  return JSON.parse(text);
-}
-
 beforeAll(async () => {
   pki = createTestPki();
-  sandbox = await startSandbox({ modules: [messagesSandbox], seed, strict: true });
+  sandbox = await startSeeded('messages', [messagesSandbox]);
   client = clientFor(sandbox.urlOf('messages'));
 });
 afterAll(async () => {
-  await client?.close();
-  await sandbox?.stop();
+  await closeAll(sandbox, [client]);
   pki?.dispose();
 });
-afterEach(() => {
-  // Every answer of every test is checked against the contract: a drift fails the test that caused it.
-  expect(sandbox.drifts()).toEqual([]);
-});
+// Every answer of every test is checked against the contract: a drift fails the test that caused it.
+expectNoNewDrifts(() => sandbox);
 
 /** The cursor after everything the tests consumed so far: each test takes what it caused, so this is the queue's end. */
 let tail = 'start';
@@ -108,11 +92,11 @@ describe('a pacs.008 sent is answered by a pacs.002 on the long-poll queue', () 
   });
 
   it('RJCT with the code the sandbox was told to give: the next payment, then one by its endToEndID', async () => {
-    await control('/messages/reject', { code: 'AM02' });
+    await control(sandbox, '/messages/reject', { code: 'AM02' });
     const next = payment();
     await client.send('pacs.008', next);
     const chosen = payment();
-    await control('/messages/reject', { endToEndId: chosen.endToEndID, code: 'AC03' });
+    await control(sandbox, '/messages/reject', { endToEndId: chosen.endToEndID, code: 'AC03' });
     const accepted = payment();
     await client.send('pacs.008', accepted);
     await client.send('pacs.008', chosen);
@@ -122,8 +106,10 @@ describe('a pacs.008 sent is answered by a pacs.002 on the long-poll queue', () 
       [accepted.endToEndID, 'ACSP', undefined],
       [chosen.endToEndID, 'RJCT', 'AC03'],
     ]);
-    await expect(control('/messages/reject', { code: 'XX99' })).rejects.toThrow(/400.*code must be a pacs.002 codigoDeErro/);
-    await expect(control('/messages/receive', { message: 'pacs.008', body: { ...next, valor: 0 } })).rejects.toThrow(/400.*\/valor/);
+    await expect(control(sandbox, '/messages/reject', { code: 'XX99' })).rejects.toThrow(/400.*code must be a pacs.002 codigoDeErro/);
+    await expect(control(sandbox, '/messages/receive', { message: 'pacs.008', body: { ...next, valor: 0 } })).rejects.toThrow(
+      /400.*\/valor/,
+    );
   });
 
   it('the same payment sent again replays its receipt without a second pacs.002; another body with its id is a 400', async () => {
@@ -144,7 +130,7 @@ describe('messages received from another participant', () => {
   it('a pacs.008 received is answered once with a pacs.002 naming its idMensagem; its return gets a pacs.002 back', async () => {
     const body = { ...payment(), participanteDoUsuarioPagador: '60746948', participanteDoUsuarioRecebedor: '00360305' };
     const id = body.endToEndID!;
-    await control('/messages/receive', { message: 'pacs.008', body });
+    await control(sandbox, '/messages/receive', { message: 'pacs.008', body });
     const [received] = await take(1);
     expect(received).toMatchObject({ messageType: 'pacs.008', endToEndID: body.endToEndID, valor: 150.75 });
     const report = { idInstrucaoOriginal: received!.idMensagem, idFimAFimOriginal: id, situacaoDaTransacao: 'ACSP' as const };
@@ -171,7 +157,7 @@ describe('messages received from another participant', () => {
     const held = client.messages.poll({ path: { pullNext: tail } }).withResponse();
     const started = Date.now();
     await new Promise((resolve) => setTimeout(resolve, 100));
-    await control('/messages/receive', { message: 'pacs.008', body: payment() });
+    await control(sandbox, '/messages/receive', { message: 'pacs.008', body: payment() });
     const { data, response } = await held;
     expect(Date.now() - started).toBeLessThan(900);
     expect(data).toMatchObject([{ messageType: 'pacs.008' }]);
@@ -188,7 +174,7 @@ describe('cursors resume where the consumer left off', () => {
   it('a consumer that stops and starts again from its stored cursor gets nothing twice and loses nothing', async () => {
     const sent: string[] = [];
     for (let index = 0; index < 25; index += 1) {
-      const { message } = await control('/messages/receive', { message: 'pacs.008', body: payment() });
+      const { message } = await control(sandbox, '/messages/receive', { message: 'pacs.008', body: payment() });
       sent.push(message.idMensagem);
     }
     let stored = tail;
@@ -217,7 +203,7 @@ describe('cursors resume where the consumer left off', () => {
 
   it('polling again with an earlier cursor answers the same messages after it, and the same next cursor', async () => {
     const from = tail;
-    for (let index = 0; index < 3; index += 1) await control('/messages/receive', { message: 'pacs.008', body: payment() });
+    for (let index = 0; index < 3; index += 1) await control(sandbox, '/messages/receive', { message: 'pacs.008', body: payment() });
     const once = await client.messages.poll({ path: { pullNext: from } }).withResponse();
     const twice = await client.messages.poll({ path: { pullNext: from } }).withResponse();
     expect(twice.data).toEqual(once.data);
@@ -300,7 +286,7 @@ describe('the key directory (DICT) answers from state', () => {
 
 describe('a cursor the queue never gave', () => {
   it('is a 400 (messages.poll declares none: a gap of the contract, so this sandbox is not strict)', async () => {
-    const loose = await startSandbox({ modules: [createMessagesSandbox({ pollWaitMs: 0 })], seed });
+    const loose = await startSandbox({ modules: [createMessagesSandbox({ pollWaitMs: 0 })], seed: sandbox.env.random.seed });
     // Not strict either: a strict client refuses the undeclared status before reading the body.
     const looseClient = clientFor(loose.urlOf('messages'), 'sandbox-secret', 'off');
     try {

@@ -5,18 +5,15 @@
  * problem /cobv/{txid} would have answered; PUT and PATCH of the batch; and /cobv/{txid} refusing a charge
  * whose entry is EM_PROCESSAMENTO or NEGADA (400 CobVOperacaoInvalida), as checkBatchChargeChangeable says.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseBrCode } from '../../src/formats/brcode.js';
 import { generateTxid } from '../../src/formats/pix.js';
-import { checkBatchChargeChangeable, createPixClient, type PixClient } from '../../src/pix/index.js';
+import { checkBatchChargeChangeable, type PixClient } from '../../src/pix/index.js';
 import { todayInSaoPaulo } from '../../src/rules/cross-field.js';
-import { ProblemError } from '../../src/runtime/errors.js';
 import { batchProcessedAfterSeconds } from '../../src/sandbox/pix/batches.js';
 import { pixSandbox } from '../../src/sandbox/pix/index.js';
-import { type RunningSandbox, startSandbox } from '../../src/sandbox/server.js';
-
-const seed = `pix-batch-${Date.now()}`;
-console.log(`sandbox seed: ${seed}`);
+import type { RunningSandbox } from '../../src/sandbox/server.js';
+import { closeAll, expectNoNewDrifts, pixClientOf, problemOf, startSeeded } from '../helpers/sandbox.js';
 
 let sandbox: RunningSandbox;
 let client: PixClient;
@@ -31,14 +28,6 @@ const processed = async (): Promise<void> => {
   });
   expect(answer.status).toBe(200);
 };
-const refusal = (promise: Promise<unknown>): Promise<ProblemError> =>
-  promise.then(
-    () => expect.fail('the call was not refused'),
-    (error: unknown) => {
-      expect(error).toBeInstanceOf(ProblemError);
-      return error as ProblemError;
-    },
-  );
 const day = (days: number): string => todayInSaoPaulo(new Date(sandbox.env.clock.nowMs() + days * 86_400_000));
 const charge = (txid: string, chave = key) => ({
   txid,
@@ -52,20 +41,11 @@ const statuses = async (id: string): Promise<Record<string, string>> =>
   Object.fromEntries((await client.lotecobv.get({ path: { id } })).cobsv.map((entry) => [entry.txid, entry.status]));
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ modules: [pixSandbox], seed, strict: true });
-  client = createPixClient({
-    baseUrl: sandbox.urlOf('pix'),
-    clientId: 'sandbox-pix',
-    clientSecret: 'sandbox-secret',
-    responseValidation: 'strict',
-    retry: { maxRetries: 0 },
-  });
+  sandbox = await startSeeded('pix-batch', [pixSandbox]);
+  client = pixClientOf(sandbox);
 });
-afterAll(async () => {
-  await client?.close();
-  await sandbox?.stop();
-});
-afterEach(() => expect(sandbox.drifts()).toEqual([]));
+afterAll(() => closeAll(sandbox, [client]));
+expectNoNewDrifts(() => sandbox);
 
 describe('a batch is processed on the sandbox clock', () => {
   const [good, refused] = [generateTxid(), generateTxid()];
@@ -82,9 +62,9 @@ describe('a batch is processed on the sandbox clock', () => {
     expect(batch).toMatchObject({ id: 3001, descricao: 'Mensalidades de abril', cobsv: [{ txid: good, status: 'EM_PROCESSAMENTO' }, {}] });
     expect(checkBatchChargeChangeable(batch, good)).toHaveLength(1);
     const { txid: _txid, ...body } = charge(good);
-    const put = await refusal(client.cobv.replace({ path: { txid: good }, body }));
+    const put = await problemOf(client.cobv.replace({ path: { txid: good }, body }));
     expect([put.status, put.errorType, put.message]).toEqual([400, 'CobVOperacaoInvalida', expect.stringMatching(/EM_PROCESSAMENTO/)]);
-    expect((await refusal(client.cobv.revise({ path: { txid: good }, body: { solicitacaoPagador: 'x' } }))).errorType).toBe(
+    expect((await problemOf(client.cobv.revise({ path: { txid: good }, body: { solicitacaoPagador: 'x' } }))).errorType).toBe(
       'CobVOperacaoInvalida',
     );
   });
@@ -105,7 +85,7 @@ describe('a batch is processed on the sandbox clock', () => {
     expect(created).toMatchObject({ txid: good, status: 'ATIVA', revisao: 0, valor: { original: '480.00' } });
     expect(parseBrCode(created.pixCopiaECola!).valid).toBe(true);
     const { txid: _txid, ...body } = charge(refused);
-    expect((await refusal(client.cobv.replace({ path: { txid: refused }, body }))).message).toMatch(/NEGADA/);
+    expect((await problemOf(client.cobv.replace({ path: { txid: refused }, body }))).message).toMatch(/NEGADA/);
     expect((await client.cobv.revise({ path: { txid: good }, body: { solicitacaoPagador: 'Matrícula 42' } })).revisao).toBe(1);
     const now = sandbox.env.clock.nowMs();
     const window = { inicio: new Date(now - 3_600_000).toISOString(), fim: new Date(now + 3_600_000).toISOString() };
@@ -116,10 +96,10 @@ describe('a batch is processed on the sandbox clock', () => {
 
   it('PUT of the batch again lists exactly its charges: the refused one is created, the other replaced', async () => {
     const fewer = client.lotecobv.create({ path: { id: '3001' }, body: { descricao: 'Abril', cobsv: [charge(good)] } });
-    expect((await refusal(fewer)).errorType).toBe('LoteCobVOperacaoInvalida');
+    expect((await problemOf(fewer)).errorType).toBe('LoteCobVOperacaoInvalida');
     await client.lotecobv.create({ path: { id: '3001' }, body: { descricao: 'Abril, corrigido', cobsv: [charge(good), charge(refused)] } });
     const again = client.lotecobv.create({ path: { id: '3001' }, body: { descricao: 'Abril', cobsv: [charge(good), charge(refused)] } });
-    expect((await refusal(again)).message).toMatch(/still being processed/);
+    expect((await problemOf(again)).message).toMatch(/still being processed/);
     await processed();
     expect(await statuses('3001')).toEqual({ [good]: 'CRIADA', [refused]: 'CRIADA' });
     expect((await client.cobv.get({ path: { txid: good } })).revisao).toBe(2);
@@ -138,7 +118,7 @@ describe('a batch is processed on the sandbox clock', () => {
       path: { id: '3001' },
       body: { cobsv: [{ txid: generateTxid(), valor: { original: '1.00' } }] },
     });
-    expect((await refusal(stranger)).errorType).toBe('LoteCobVOperacaoInvalida');
+    expect((await problemOf(stranger)).errorType).toBe('LoteCobVOperacaoInvalida');
   });
 });
 
@@ -152,7 +132,7 @@ describe('what a batch refuses at once', () => {
       const { txid: _txid, ...body } = charge(listed[0]!);
       await client.cobv.replace({ path: { txid: listed[0]! }, body });
     }
-    const problem = await refusal(
+    const problem = await problemOf(
       client.lotecobv.create({ path: { id: '4001' }, body: { descricao: 'x', cobsv: listed.map((txid) => charge(txid)) } }),
     );
     expect([problem.status, problem.errorType, problem.message]).toEqual([400, 'LoteCobVOperacaoInvalida', expect.stringMatching(want)]);
@@ -162,9 +142,9 @@ describe('what a batch refuses at once', () => {
     const txid = generateTxid();
     await client.lotecobv.create({ path: { id: '5001' }, body: { descricao: 'Maio', cobsv: [charge(txid)] } });
     const other = client.lotecobv.create({ path: { id: '5002' }, body: { descricao: 'Maio bis', cobsv: [charge(txid)] } });
-    expect((await refusal(other)).message).toMatch(/belongs to the batch 5001/);
-    expect((await refusal(client.lotecobv.get({ path: { id: '999' } }))).errorType).toBe('LoteCobVNaoEncontrado');
+    expect((await problemOf(other)).message).toMatch(/belongs to the batch 5001/);
+    expect((await problemOf(client.lotecobv.get({ path: { id: '999' } }))).errorType).toBe('LoteCobVNaoEncontrado');
     const patch = client.lotecobv.revise({ path: { id: '999' }, body: { descricao: 'x' } });
-    expect([(await refusal(patch)).status, (await refusal(patch)).errorType]).toEqual([404, 'LoteCobVNaoEncontrado']);
+    expect([(await problemOf(patch)).status, (await problemOf(patch)).errorType]).toEqual([404, 'LoteCobVNaoEncontrado']);
   });
 });

@@ -7,7 +7,7 @@
  */
 import { constants, createPublicKey, type KeyObject, verify } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { check } from '../../src/runtime/validation.js';
 import { strictValidator } from '../../src/checks/strict-response.js';
 import { bundledSpecPath } from '../../src/checks/registry.js';
@@ -21,26 +21,13 @@ import { pixLocationSandbox } from '../../src/sandbox/pix-location/index.js';
 import type { RecurrenceHolding } from '../../src/sandbox/pix-location/payloads.js';
 import { pixSandbox } from '../../src/sandbox/pix/index.js';
 import type { PixState } from '../../src/sandbox/pix/state.js';
-import { type RunningSandbox, startSandbox } from '../../src/sandbox/server.js';
-
-const seed = `pix-location-${Date.now()}`;
-console.log(`sandbox seed: ${seed}`);
+import type { RunningSandbox } from '../../src/sandbox/server.js';
+import { closeAll, control, expectNoNewDrifts, pixClientOf, startSeeded } from '../helpers/sandbox.js';
 
 let sandbox: RunningSandbox;
 let client: PixClient;
 let publicKey: KeyObject;
 let kid: string;
-
-const control = async (path: string, body: unknown = {}): Promise<any> => {
-  const answer = await fetch(`${sandbox.url}/_sandbox${path}`, {
-    method: 'POST',
-    body: JSON.stringify(body),
-    headers: { 'content-type': 'application/json' },
-  });
-  const text = await answer.text();
-  if (!answer.ok) throw new Error(`control ${path}: ${answer.status} ${text}`);
-  return JSON.parse(text);
-};
 
 const key = 'cobrancas@sandbox.example.com';
 const devedor = { cpf: '52998224725', nome: 'Mariana Costa Ribeiro' };
@@ -90,15 +77,9 @@ async function createCobv() {
 }
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ modules: [pixSandbox, pixLocationSandbox], seed, strict: true });
-  client = createPixClient({
-    baseUrl: sandbox.urlOf('pix'),
-    clientId: 'sandbox-pix',
-    clientSecret: 'sandbox-secret',
-    responseValidation: 'strict',
-    retry: { maxRetries: 0 },
-  });
-  const jwks = await control('/pix-location/jwks');
+  sandbox = await startSeeded('pix-location', [pixSandbox, pixLocationSandbox]);
+  client = pixClientOf(sandbox);
+  const jwks = await control(sandbox, '/pix-location/jwks');
   expect(jwks.keys).toHaveLength(1);
   const [jwk] = jwks.keys;
   expect(jwk).toMatchObject({ kty: 'RSA', alg: 'PS256', use: 'sig' });
@@ -106,17 +87,9 @@ beforeAll(async () => {
   kid = jwk.kid;
   publicKey = createPublicKey({ key: jwk, format: 'jwk' });
 });
-afterAll(async () => {
-  await client?.close();
-  await sandbox?.stop();
-});
-let driftsSeen = 0;
-afterEach(() => {
-  // Every answer of every test is checked against the contract: a drift fails the test that caused it.
-  const drifts = sandbox.drifts().slice(driftsSeen);
-  driftsSeen += drifts.length;
-  expect(drifts).toEqual([]);
-});
+afterAll(() => closeAll(sandbox, [client]));
+// Every answer of every test is checked against the contract: a drift fails the test that caused it.
+expectNoNewDrifts(() => sandbox);
 
 describe('an immediate charge read from its location', () => {
   it('is served as a PS256 JWS (application/jose) whose payload is the charge, verified with the key of jwks', async () => {
@@ -174,7 +147,7 @@ describe('an immediate charge read from its location', () => {
 
   it('a paid charge is still served, CONCLUIDA', async () => {
     const { txid, location } = await createCob();
-    await control('/pix/pay', { txid });
+    await control(sandbox, '/pix/pay', { txid });
     const { payload, jws } = await client.locations.cob(http(location));
     expect(payload).toMatchObject({ txid, status: 'CONCLUIDA' });
     expect(verified(jws)).toBe(true);
@@ -423,8 +396,8 @@ describe('a recurrence read from its location', () => {
 
 describe('the signing key', () => {
   it('is made anew by a reset (the state is created again), and the new one signs what is served after it', async () => {
-    await control('/reset', { seed });
-    const jwks = await control('/pix-location/jwks');
+    await control(sandbox, '/reset', { seed: sandbox.env.random.seed });
+    const jwks = await control(sandbox, '/pix-location/jwks');
     expect(jwks.keys[0].kid).not.toBe(kid);
     kid = jwks.keys[0].kid;
     publicKey = createPublicKey({ key: jwks.keys[0], format: 'jwk' });

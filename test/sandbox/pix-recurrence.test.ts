@@ -5,38 +5,34 @@
  * due date; attempts settled or failed through the control plane; retries), and the /rec and /cobr
  * notifications handled once, a forced resend acknowledged as a duplicate.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseBrCode } from '../../src/formats/brcode.js';
 import { checkIdRec, generateTxid } from '../../src/formats/pix.js';
-import { createPixClient, createPixNotificationHandler, type PixClient } from '../../src/pix/index.js';
+import { createPixNotificationHandler, type PixClient } from '../../src/pix/index.js';
 import { todayInSaoPaulo } from '../../src/rules/cross-field.js';
-import { ProblemError, ValidationError } from '../../src/runtime/errors.js';
-import type { DeliveryRecord } from '../../src/sandbox/contract.js';
+import { ValidationError } from '../../src/runtime/errors.js';
 import { pixSandbox } from '../../src/sandbox/pix/index.js';
 import { pixLocationSandbox } from '../../src/sandbox/pix-location/index.js';
 import { attemptScheduledAfterSeconds } from '../../src/sandbox/pix/recurring-attempts.js';
-import { type RunningSandbox, startSandbox } from '../../src/sandbox/server.js';
-
-const seed = `pix-recurrence-${Date.now()}`;
-console.log(`sandbox seed: ${seed}`);
+import type { RunningSandbox } from '../../src/sandbox/server.js';
+import {
+  closeAll,
+  control,
+  deliveries,
+  expectNoNewDrifts,
+  pixClientOf,
+  problemOf,
+  type Receiver,
+  startReceiver,
+  startSeeded,
+  waitFor,
+} from '../helpers/sandbox.js';
 
 let sandbox: RunningSandbox;
 let client: PixClient;
-let receiver: Server;
+let receiver: Receiver;
 const handled: string[] = [];
 
-const control = async (path: string, body: unknown = {}): Promise<any> => {
-  const answer = await fetch(`${sandbox.url}/_sandbox${path}`, {
-    method: 'POST',
-    body: JSON.stringify(body),
-    headers: { 'content-type': 'application/json' },
-  });
-  const text = await answer.text();
-  if (!answer.ok) throw new Error(`control ${path}: ${answer.status} ${text}`);
-  return JSON.parse(text);
-};
 /** A request past the client's own checks, to see the sandbox refuse it. */
 const raw = async (method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> => {
   const { access_token: token } = await client.auth.token({ body: { grant_type: 'client_credentials' } });
@@ -47,14 +43,6 @@ const raw = async (method: string, path: string, body?: unknown): Promise<{ stat
   });
   return { status: answer.status, body: await answer.json() };
 };
-const refusal = (promise: Promise<unknown>): Promise<ProblemError> =>
-  promise.then(
-    () => expect.fail('the call was not refused'),
-    (error: unknown) => {
-      expect(error).toBeInstanceOf(ProblemError);
-      return error as ProblemError;
-    },
-  );
 /** A date of the São Paulo calendar `days` after the sandbox's today. */
 const day = (days: number): string => todayInSaoPaulo(new Date(sandbox.env.clock.nowMs() + days * 86_400_000));
 const window = () => ({ inicio: new Date(sandbox.env.clock.nowMs() - 3_600_000).toISOString(), fim: `${day(30)}T00:00:00Z` });
@@ -71,7 +59,7 @@ const recurrence = (overrides: Record<string, unknown> = {}) =>
   });
 const approved = async (overrides: Record<string, unknown> = {}) => {
   const { idRec } = await recurrence(overrides);
-  await control('/pix/rec', { idRec, status: 'APROVADA' });
+  await control(sandbox, '/pix/rec', { idRec, status: 'APROVADA' });
   return idRec;
 };
 const account = { agencia: '0001', conta: '1234567', tipoConta: 'CORRENTE' as const };
@@ -79,27 +67,19 @@ const recurringCharge = (idRec: string, dataDeVencimento: string, original = '49
   client.cobr.create({ body: { idRec, calendario: { dataDeVencimento }, valor: { original }, ajusteDiaUtil: true, recebedor: account } });
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ modules: [pixSandbox, pixLocationSandbox], seed, strict: true });
-  client = createPixClient({
-    baseUrl: sandbox.urlOf('pix'),
-    clientId: 'sandbox-pix',
-    clientSecret: 'sandbox-secret',
-    responseValidation: 'strict',
-    retry: { maxRetries: 0 },
-  });
+  sandbox = await startSeeded('pix-recurrence', [pixSandbox, pixLocationSandbox]);
+  client = pixClientOf(sandbox);
   const handler = createPixNotificationHandler({
     onRec: (rec) => void handled.push(`rec:${rec.idRec}:${rec.status}`),
     onCobR: (cobr) => void handled.push(`cobr:${cobr.txid}:${cobr.status}:${cobr.tentativas?.map((a) => a.status).join(',')}`),
   });
-  receiver = createServer((request, response) => void handler(request, response));
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  receiver = await startReceiver((request, response) => void handler(request, response));
 });
 afterAll(async () => {
-  await client?.close();
-  await sandbox?.stop();
-  await new Promise<void>((resolve) => (receiver ? receiver.close(() => resolve()) : resolve()));
+  await closeAll(sandbox, [client]);
+  await receiver?.close();
 });
-afterEach(() => expect(sandbox.drifts()).toEqual([]));
+expectNoNewDrifts(() => sandbox);
 
 describe('recurrences and their locations', () => {
   it('POST /rec creates it CRIADA with an idRec RR/RN + ISPB + date; GET and the list answer it', async () => {
@@ -153,12 +133,12 @@ describe('recurrences and their locations', () => {
       'dynamic',
       location.location,
     ]);
-    expect((await refusal(recurrence({ loc: location.id }))).errorType).toBe('RecOperacaoInvalida');
+    expect((await problemOf(recurrence({ loc: location.id }))).errorType).toBe('RecOperacaoInvalida');
     await client.locrec.unlinkIdRec({ path: { id: String(location.id) } });
     expect((await client.rec.get({ path: { idRec: created.idRec } })).loc).toBeUndefined();
     const free = await client.locrec.list({ query: { ...window(), idRecPresente: false } });
     expect(free.loc.map((entry) => entry.id)).toContain(location.id);
-    expect((await refusal(client.locrec.get({ path: { id: '999999' } }))).errorType).toBe('PayloadLocationRecNaoEncontrado');
+    expect((await problemOf(client.locrec.get({ path: { id: '999999' } }))).errorType).toBe('PayloadLocationRecNaoEncontrado');
   });
 
   it('PATCH changes its terms while CRIADA, cancels it alone; a second cancel and a change after approval are 400', async () => {
@@ -170,14 +150,14 @@ describe('recurrences and their locations', () => {
     expect(revised).toMatchObject({ vinculo: { devedor: { nome: 'Mariana Costa Alves' } }, calendario: { dataInicial: day(2) } });
     const cancelled = await client.rec.revise({ path: { idRec }, body: { status: 'CANCELADA' } });
     expect(cancelled).toMatchObject({ status: 'CANCELADA', encerramento: { cancelamento: { solicitante: 'USUARIO_RECEBEDOR' } } });
-    expect((await refusal(client.rec.revise({ path: { idRec }, body: { status: 'CANCELADA' } }))).errorType).toBe('RecOperacaoInvalida');
+    expect((await problemOf(client.rec.revise({ path: { idRec }, body: { status: 'CANCELADA' } }))).errorType).toBe('RecOperacaoInvalida');
     const other = await approved();
     const change = client.rec.revise({ path: { idRec: other }, body: { calendario: { dataInicial: day(3) } } });
-    expect((await refusal(change)).errorType).toBe('RecOperacaoInvalida');
-    expect((await refusal(client.rec.get({ path: { idRec: `RR99999010${day(0).replace(/-/g, '')}zzzzzzzzzzz` } }))).errorType).toBe(
+    expect((await problemOf(change)).errorType).toBe('RecOperacaoInvalida');
+    expect((await problemOf(client.rec.get({ path: { idRec: `RR99999010${day(0).replace(/-/g, '')}zzzzzzzzzzz` } }))).errorType).toBe(
       'RecNaoEncontrada',
     );
-    await expect(control('/pix/rec', { idRec: other, status: 'REJEITADA' })).rejects.toThrow(/409.*APROVADA/);
+    await expect(control(sandbox, '/pix/rec', { idRec: other, status: 'REJEITADA' })).rejects.toThrow(/409.*APROVADA/);
   });
 });
 
@@ -196,53 +176,53 @@ describe('confirmation requests', () => {
     const created = await request(idRec);
     expect(created).toMatchObject({ idRec, status: 'CRIADA', recPayload: { idRec, recebedor: { ispbParticipante: '99999010' } } });
     expect(created.idSolicRec).toMatch(/^SC99999010\d{8}[a-zA-Z0-9]{11}$/);
-    expect((await refusal(request(idRec))).errorType).toBe('SolicRecOperacaoInvalida');
-    await control('/pix/solicrec', { idSolicRec: created.idSolicRec, status: 'RECEBIDA' });
+    expect((await problemOf(request(idRec))).errorType).toBe('SolicRecOperacaoInvalida');
+    await control(sandbox, '/pix/solicrec', { idSolicRec: created.idSolicRec, status: 'RECEBIDA' });
     const cancelled = await client.solicrec.revise({ path: { idSolicRec: created.idSolicRec }, body: { status: 'CANCELADA' } });
     expect(cancelled.atualizacao.map((entry) => entry.status)).toEqual(['CRIADA', 'ENVIADA', 'RECEBIDA', 'CANCELADA']);
     const again = client.solicrec.revise({ path: { idSolicRec: created.idSolicRec }, body: { status: 'CANCELADA' } });
-    expect((await refusal(again)).errorType).toBe('SolicRecOperacaoInvalida');
+    expect((await problemOf(again)).errorType).toBe('SolicRecOperacaoInvalida');
     expect((await request(idRec)).status).toBe('CRIADA');
   });
 
   it('accepted by the payer: the recurrence APROVADA (JORNADA_1), notified at /rec once; a resend is a duplicate', async () => {
-    await client.webhookRec.configure({ body: { webhookUrl: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks` } });
+    await client.webhookRec.configure({ body: { webhookUrl: `${receiver.url}/hooks` } });
     const { idRec } = await recurrence();
     const { idSolicRec } = await request(idRec);
-    await control('/pix/solicrec', { idSolicRec, status: 'ACEITA' });
+    await control(sandbox, '/pix/solicrec', { idSolicRec, status: 'ACEITA' });
     const read = await client.rec.get({ path: { idRec } });
     expect(read).toMatchObject({ status: 'APROVADA', ativacao: { tipoJornada: 'JORNADA_1' }, pagador: { ispbParticipante: '99999020' } });
     expect(read.solicitacao?.[0]).toMatchObject({ idSolicRec, status: 'ACEITA' });
     await waitFor(() => handled.includes(`rec:${idRec}:APROVADA`));
-    await waitFor(async () => (await deliveries()).some((entry) => entry.label === 'rec' && entry.state === 'delivered'));
-    const delivery = (await deliveries()).filter((entry) => entry.label === 'rec' && entry.state === 'delivered').at(-1)!;
-    await control(`/deliveries/${delivery.id}/resend`);
-    await waitFor(async () => (await deliveries()).find((entry) => entry.id === delivery.id)?.attempts.length === 2);
+    await waitFor(async () => (await deliveries(sandbox)).some((entry) => entry.label === 'rec' && entry.state === 'delivered'));
+    const delivery = (await deliveries(sandbox)).filter((entry) => entry.label === 'rec' && entry.state === 'delivered').at(-1)!;
+    await control(sandbox, `/deliveries/${delivery.id}/resend`);
+    await waitFor(async () => (await deliveries(sandbox)).find((entry) => entry.id === delivery.id)?.attempts.length === 2);
     expect(handled.filter((entry) => entry === `rec:${idRec}:APROVADA`)).toHaveLength(1);
     const cancel = client.solicrec.revise({ path: { idSolicRec }, body: { status: 'CANCELADA' } });
-    expect((await refusal(cancel)).errorType).toBe('SolicRecOperacaoInvalida');
+    expect((await problemOf(cancel)).errorType).toBe('SolicRecOperacaoInvalida');
   });
 
   it('refused by the payer, the recurrence is REJEITADA and takes no more requests; an unanswered one expires', async () => {
     const { idRec } = await recurrence();
     const { idSolicRec } = await request(idRec);
-    await control('/pix/solicrec', { idSolicRec, status: 'REJEITADA' });
+    await control(sandbox, '/pix/solicrec', { idSolicRec, status: 'REJEITADA' });
     expect(await client.rec.get({ path: { idRec } })).toMatchObject({
       status: 'REJEITADA',
       encerramento: { rejeicao: { codigo: 'AP13' } },
     });
-    expect((await refusal(request(idRec))).errorType).toBe('SolicRecOperacaoInvalida');
+    expect((await problemOf(request(idRec))).errorType).toBe('SolicRecOperacaoInvalida');
     const pending = await request((await recurrence()).idRec, 60);
-    await control('/clock', { advanceSeconds: 120 });
+    await control(sandbox, '/clock', { advanceSeconds: 120 });
     expect(await client.solicrec.get({ path: { idSolicRec: pending.idSolicRec } })).toMatchObject({ status: 'EXPIRADA' });
     const unknown = client.solicrec.get({ path: { idSolicRec: `SC99999010${day(0).replace(/-/g, '')}zzzzzzzzzzz` } });
-    expect((await refusal(unknown)).errorType).toBe('SolicRecNaoEncontrada');
+    expect((await problemOf(unknown)).errorType).toBe('SolicRecNaoEncontrada');
   });
 });
 
 describe('recurring charges', () => {
   it('created CRIADA, ATIVA once the payer PSP schedules it, CONCLUIDA when settled; notified at /cobr once', async () => {
-    await client.webhookCobR.configure({ body: { webhookUrl: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks` } });
+    await client.webhookCobR.configure({ body: { webhookUrl: `${receiver.url}/hooks` } });
     expect(await client.webhookCobR.get()).toMatchObject({ webhookUrl: expect.stringMatching(/\/hooks$/) });
     const created = await recurringCharge(await approved(), day(2));
     expect(created).toMatchObject({
@@ -250,10 +230,10 @@ describe('recurring charges', () => {
       valor: { original: '49.90' },
       recebedor: { conta: '1234567', cnpj: '11222333000181' },
     });
-    await control('/clock', { advanceSeconds: attemptScheduledAfterSeconds + 1 });
+    await control(sandbox, '/clock', { advanceSeconds: attemptScheduledAfterSeconds + 1 });
     const active = await client.cobr.get({ path: { txid: created.txid } });
     expect(active).toMatchObject({ status: 'ATIVA', tentativas: [{ tipo: 'AGND', status: 'AGENDADA', dataLiquidacao: day(2) }] });
-    const paid = await control('/pix/cobr', { txid: created.txid, status: 'PAGA' });
+    const paid = await control(sandbox, '/pix/cobr', { txid: created.txid, status: 'PAGA' });
     expect(paid).toMatchObject({ status: 'CONCLUIDA', pix: [{ txid: created.txid, valor: '49.90' }] });
     expect(await client.pix.get({ path: { e2eid: paid.pix[0].endToEndId } })).toMatchObject({ txid: created.txid });
     await waitFor(() => handled.includes(`cobr:${created.txid}:CONCLUIDA:PAGA`));
@@ -265,7 +245,7 @@ describe('recurring charges', () => {
     { given: 'a recurrence not yet approved', make: async () => (await recurrence()).idRec, valor: '49.90', want: /APROVADA/ },
     { given: 'another amount than the fixed one', make: () => approved(), valor: '50.00', want: /fixed amount/ },
   ])('POST /cobr refuses $given with 400 CobROperacaoInvalida', async ({ make, valor, want }) => {
-    const problem = await refusal(recurringCharge(await make(), day(2), valor));
+    const problem = await problemOf(recurringCharge(await make(), day(2), valor));
     expect([problem.status, problem.errorType]).toEqual([400, 'CobROperacaoInvalida']);
     expect(problem.message).toMatch(want);
   });
@@ -281,11 +261,11 @@ describe('recurring charges', () => {
       recebedor: account,
     };
     expect(await client.cobr.replace({ path: { txid }, body })).toMatchObject({ txid, status: 'CRIADA' });
-    expect((await refusal(client.cobr.replace({ path: { txid }, body }))).message).toMatch(/already in use/);
-    expect((await refusal(recurringCharge(idRec, day(3)))).message).toMatch(/already open in this cycle/);
+    expect((await problemOf(client.cobr.replace({ path: { txid }, body }))).message).toMatch(/already in use/);
+    expect((await problemOf(recurringCharge(idRec, day(3)))).message).toMatch(/already open in this cycle/);
     const elsewhere = client.cobr.create({ body: { ...body, idRec: await approved(), recebedor: { ...account, conta: '7654321' } } });
-    expect((await refusal(elsewhere)).message).toMatch(/not one of the receiving user/);
-    expect((await refusal(recurringCharge(`RR99999010${day(0).replace(/-/g, '')}zzzzzzzzzzz`, day(2)))).errorType).toBe('NaoEncontrado');
+    expect((await problemOf(elsewhere)).message).toMatch(/not one of the receiving user/);
+    expect((await problemOf(recurringCharge(`RR99999010${day(0).replace(/-/g, '')}zzzzzzzzzzz`, day(2)))).errorType).toBe('NaoEncontrado');
   });
 
   it('PATCH cancels it before its due date (attempt CANCELADA), not twice, and not on the due date', async () => {
@@ -296,22 +276,22 @@ describe('recurring charges', () => {
       tentativas: [{ status: 'CANCELADA' }],
       encerramento: { cancelamento: { codigo: 'SLCR' } },
     });
-    expect((await refusal(client.cobr.revise({ path: { txid: created.txid }, body: { status: 'CANCELADA' } }))).errorType).toBe(
+    expect((await problemOf(client.cobr.revise({ path: { txid: created.txid }, body: { status: 'CANCELADA' } }))).errorType).toBe(
       'CobROperacaoInvalida',
     );
     const dueToday = await recurringCharge(await approved({ calendario: { dataInicial: day(0), periodicidade: 'MENSAL' } }), day(0));
-    const late = await refusal(client.cobr.revise({ path: { txid: dueToday.txid }, body: { status: 'CANCELADA' } }));
+    const late = await problemOf(client.cobr.revise({ path: { txid: dueToday.txid }, body: { status: 'CANCELADA' } }));
     expect([late.errorType, late.message]).toEqual(['CobROperacaoInvalida', expect.stringMatching(/before its first settlement date/)]);
-    expect((await refusal(client.cobr.get({ path: { txid: generateTxid() } }))).errorType).toBe('CobRNaoEncontrado');
+    expect((await problemOf(client.cobr.get({ path: { txid: generateTxid() } }))).errorType).toBe('CobRNaoEncontrado');
   });
 
   it('a retry: refused while an attempt is pending, for today, past the window or under NAO_PERMITE; else a new NTAG attempt', async () => {
     const { txid } = await recurringCharge(await approved(), day(1));
-    expect((await refusal(client.cobr.retry({ path: { txid, data: day(3) } }))).message).toMatch(/SOLICITADA/);
-    await control('/pix/cobr', { txid, status: 'REJEITADA' });
+    expect((await problemOf(client.cobr.retry({ path: { txid, data: day(3) } }))).message).toMatch(/SOLICITADA/);
+    await control(sandbox, '/pix/cobr', { txid, status: 'REJEITADA' });
     const today = await raw('POST', `/cobr/${txid}/retentativa/${day(0)}`);
     expect([today.status, today.body.type]).toEqual([400, expect.stringMatching(/\/CobROperacaoInvalida$/)]);
-    expect((await refusal(client.cobr.retry({ path: { txid, data: day(12) } }))).message).toMatch(/7 days after the due date/);
+    expect((await problemOf(client.cobr.retry({ path: { txid, data: day(12) } }))).message).toMatch(/7 days after the due date/);
     const retried = await client.cobr.retry({ path: { txid, data: day(3) } });
     expect(retried.tentativas?.map((attempt) => [attempt.tipo, attempt.status])).toEqual([
       ['AGND', 'REJEITADA'],
@@ -323,13 +303,13 @@ describe('recurring charges', () => {
       day(1),
       '80.00',
     );
-    expect((await refusal(client.cobr.retry({ path: { txid: strict.txid, data: day(3) } }))).message).toMatch(/does not allow retries/);
-    expect((await control('/pix/cobr', { txid: strict.txid, status: 'REJEITADA', codigo: 'AM02' })).status).toBe('EXPIRADA');
+    expect((await problemOf(client.cobr.retry({ path: { txid: strict.txid, data: day(3) } }))).message).toMatch(/does not allow retries/);
+    expect((await control(sandbox, '/pix/cobr', { txid: strict.txid, status: 'REJEITADA', codigo: 'AM02' })).status).toBe('EXPIRADA');
     const ended = await recurringCharge(await approved(), day(1));
-    expect(await control('/pix/cobr', { txid: ended.txid, status: 'REJEITADA', codigo: 'MD06' }).catch((e: Error) => e.message)).toMatch(
-      /codigo/,
-    );
-    expect((await control('/pix/cobr', { txid: ended.txid, status: 'REJEITADA', codigo: 'AC05' })).status).toBe('REJEITADA');
+    expect(
+      await control(sandbox, '/pix/cobr', { txid: ended.txid, status: 'REJEITADA', codigo: 'MD06' }).catch((e: Error) => e.message),
+    ).toMatch(/codigo/);
+    expect((await control(sandbox, '/pix/cobr', { txid: ended.txid, status: 'REJEITADA', codigo: 'AC05' })).status).toBe('REJEITADA');
   });
 });
 
@@ -338,23 +318,9 @@ describe('webhooks of recurrences and recurring charges', () => {
     await client.webhookRec.configure({ body: { webhookUrl: 'https://hooks.example.com/pix' } });
     expect(await client.webhookRec.get()).toMatchObject({ webhookUrl: 'https://hooks.example.com/pix' });
     await client.webhookRec.delete();
-    expect((await refusal(client.webhookRec.get())).errorType).toBe('NaoEncontrado');
-    expect((await refusal(client.webhookRec.delete())).errorType).toBe('NaoEncontrado');
+    expect((await problemOf(client.webhookRec.get())).errorType).toBe('NaoEncontrado');
+    expect((await problemOf(client.webhookRec.delete())).errorType).toBe('NaoEncontrado');
     await client.webhookCobR.delete();
-    expect((await refusal(client.webhookCobR.get())).errorType).toBe('NaoEncontrado');
+    expect((await problemOf(client.webhookCobR.get())).errorType).toBe('NaoEncontrado');
   });
 });
-
-async function deliveries(): Promise<DeliveryRecord[]> {
-  const answer = (await (await fetch(`${sandbox.url}/_sandbox/deliveries`)).json()) as { deliveries: DeliveryRecord[] };
-  return answer.deliveries;
-}
-
-/** Polls `condition` every 20 ms, at most 5 s. */
-async function waitFor(condition: () => boolean | Promise<boolean>): Promise<void> {
-  for (let attempt = 0; attempt < 250; attempt += 1) {
-    if (await condition()) return;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  throw new Error('condition not met within 5 s');
-}

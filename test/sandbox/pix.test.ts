@@ -4,53 +4,37 @@
  * BR Code; paid through the control plane it is CONCLUIDA, listed by GET /pix and notified once (a resend
  * is acknowledged without a second handling); refunds, revisions and the 400s of section 7.2.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseBrCode } from '../../src/formats/brcode.js';
 import { generateTxid } from '../../src/formats/pix.js';
-import { createPixClient, createPixNotificationHandler, type PixClient } from '../../src/pix/index.js';
+import { createPixNotificationHandler, type PixClient } from '../../src/pix/index.js';
 import { ProblemError } from '../../src/runtime/errors.js';
-import type { DeliveryRecord } from '../../src/sandbox/contract.js';
 import { pixSandbox } from '../../src/sandbox/pix/index.js';
-import { type RunningSandbox, startSandbox } from '../../src/sandbox/server.js';
-
-const seed = `pix-${Date.now()}`;
-console.log(`sandbox seed: ${seed}`);
+import type { RunningSandbox } from '../../src/sandbox/server.js';
+import {
+  closeAll,
+  control,
+  deliveries,
+  expectNoNewDrifts,
+  pixClientOf,
+  type Receiver,
+  startReceiver,
+  startSeeded,
+  waitFor,
+} from '../helpers/sandbox.js';
 
 let sandbox: RunningSandbox;
 let client: PixClient;
-const control = async (path: string, body: unknown = {}): Promise<any> => {
-  const answer = await fetch(`${sandbox.url}/_sandbox${path}`, {
-    method: 'POST',
-    body: JSON.stringify(body),
-    headers: { 'content-type': 'application/json' },
-  });
-  const text = await answer.text();
-  if (!answer.ok) throw new Error(`control ${path}: ${answer.status} ${text}`);
-  return JSON.parse(text);
-};
 const key = 'cobrancas@sandbox.example.com';
 const charge = { calendario: { expiracao: 3600 }, valor: { original: '25.90' }, chave: key, solicitacaoPagador: 'Pedido 0087' };
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ modules: [pixSandbox], seed, strict: true });
-  client = createPixClient({
-    baseUrl: sandbox.urlOf('pix'),
-    clientId: 'sandbox-pix',
-    clientSecret: 'sandbox-secret',
-    responseValidation: 'strict',
-    retry: { maxRetries: 0 },
-  });
+  sandbox = await startSeeded('pix', [pixSandbox]);
+  client = pixClientOf(sandbox);
 });
-afterAll(async () => {
-  await client?.close();
-  await sandbox?.stop();
-});
-afterEach(() => {
-  // Every answer of every test is checked against the contract: a drift fails the test that caused it.
-  expect(sandbox.drifts()).toEqual([]);
-});
+afterAll(() => closeAll(sandbox, [client]));
+// Every answer of every test is checked against the contract: a drift fails the test that caused it.
+expectNoNewDrifts(() => sandbox);
 
 describe('a charge created is there when read back', () => {
   it('PUT /cob/{txid} creates it ATIVA, revisao 0, with a location and a BR Code that parses; GET returns the same txid', async () => {
@@ -135,24 +119,23 @@ describe('a charge created is there when read back', () => {
 });
 
 describe('a charge paid is CONCLUIDA, listed, notified once, and refunded', () => {
-  let receiver: Server;
+  let receiver: Receiver;
   let receiverUrl: string;
   const handled: string[] = [];
   beforeAll(async () => {
     const handler = createPixNotificationHandler({
       onPix: async (pix) => void handled.push(`${pix.endToEndId}:${pix.devolucoes?.map((r) => r.status).join(',') ?? ''}`),
     });
-    receiver = createServer((request, response) => void handler(request, response));
-    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-    receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+    receiver = await startReceiver((request, response) => void handler(request, response));
+    receiverUrl = `${receiver.url}/hooks`;
   });
-  afterAll(() => new Promise<void>((resolve) => receiver.close(() => resolve())));
+  afterAll(() => receiver.close());
 
   it('pay → CONCLUIDA, GET /pix lists it, the receiver got it once, a forced resend is not handled twice', async () => {
     await client.webhook.configure({ path: { chave: key }, body: { webhookUrl: receiverUrl } });
     const txid = generateTxid();
     await client.cob.replace({ path: { txid }, body: charge });
-    const paid = await control('/pix/pay', { txid, infoPagador: 'obrigado' });
+    const paid = await control(sandbox, '/pix/pay', { txid, infoPagador: 'obrigado' });
     const e2eid: string = paid.pix.endToEndId;
     expect(await client.cob.get({ path: { txid } })).toMatchObject({ status: 'CONCLUIDA', pix: [{ endToEndId: e2eid, valor: '25.90' }] });
     const now = new Date(sandbox.env.clock.nowMs());
@@ -161,19 +144,19 @@ describe('a charge paid is CONCLUIDA, listed, notified once, and refunded', () =
     });
     expect(listed.pix.map((pix) => pix.endToEndId)).toContain(e2eid);
     await waitFor(() => handled.some((entry) => entry.startsWith(e2eid)));
-    const delivery = (await deliveries()).find((entry) => entry.state === 'delivered')!;
-    await control(`/deliveries/${delivery.id}/resend`);
-    await waitFor(async () => (await deliveries()).find((entry) => entry.id === delivery.id)?.attempts.length === 2);
+    const delivery = (await deliveries(sandbox)).find((entry) => entry.state === 'delivered')!;
+    await control(sandbox, `/deliveries/${delivery.id}/resend`);
+    await waitFor(async () => (await deliveries(sandbox)).find((entry) => entry.id === delivery.id)?.attempts.length === 2);
     expect(handled.filter((entry) => entry.startsWith(e2eid))).toHaveLength(1);
   });
 
   it('a refund starts EM_PROCESSAMENTO, is DEVOLVIDO after the clock moves, and is notified; more than received is refused', async () => {
     const txid = generateTxid();
     await client.cob.replace({ path: { txid }, body: charge });
-    const { pix } = await control('/pix/pay', { txid });
+    const { pix } = await control(sandbox, '/pix/pay', { txid });
     const refund = await client.pixRefund.request({ path: { e2eid: pix.endToEndId, id: 'devolucao01' }, body: { valor: '10.00' } });
     expect(refund).toMatchObject({ id: 'devolucao01', status: 'EM_PROCESSAMENTO', valor: '10.00' });
-    await control('/clock', { advanceSeconds: 10 });
+    await control(sandbox, '/clock', { advanceSeconds: 10 });
     expect(await client.pixRefund.get({ path: { e2eid: pix.endToEndId, id: 'devolucao01' } })).toMatchObject({ status: 'DEVOLVIDO' });
     await waitFor(() => handled.includes(`${pix.endToEndId}:DEVOLVIDO`));
     const error = await client.pixRefund
@@ -185,21 +168,7 @@ describe('a charge paid is CONCLUIDA, listed, notified once, and refunded', () =
   it('a charge paid cannot be paid again', async () => {
     const txid = generateTxid();
     await client.cob.replace({ path: { txid }, body: charge });
-    await control('/pix/pay', { txid });
-    await expect(control('/pix/pay', { txid })).rejects.toThrow(/409.*only an ATIVA charge takes a payment/);
+    await control(sandbox, '/pix/pay', { txid });
+    await expect(control(sandbox, '/pix/pay', { txid })).rejects.toThrow(/409.*only an ATIVA charge takes a payment/);
   });
 });
-
-async function deliveries(): Promise<DeliveryRecord[]> {
-  const answer = (await (await fetch(`${sandbox.url}/_sandbox/deliveries`)).json()) as { deliveries: DeliveryRecord[] };
-  return answer.deliveries;
-}
-
-/** Polls `condition` every 20 ms, at most 5 s. */
-async function waitFor(condition: () => boolean | Promise<boolean>): Promise<void> {
-  for (let attempt = 0; attempt < 250; attempt += 1) {
-    if (await condition()) return;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  throw new Error('condition not met within 5 s');
-}

@@ -8,7 +8,7 @@
 import { barcodeOfDigitableLine, checkBoletoBarcode, checkBoletoLine, digitableLineOfBarcode, modulo11Bank } from '../../formats/boleto.js';
 import type { ControlVerb, Handler, SandboxEnvironment, SandboxRequest } from '../contract.js';
 import { accountOf, invalid, notFound, refuse } from './access.js';
-import { idempotencyKeyOf, remember, replayed, start } from './outgoing.js';
+import { book, idempotencyKeyOf, replayedPayment } from './outgoing.js';
 import { type Account, type AccountsState, amountOf, centsOf, instant, type Json, next, otherIspb, partyOf } from './state.js';
 
 const dayMs = 86_400_000;
@@ -65,8 +65,8 @@ function pay(request: SandboxRequest, state: AccountsState, env: SandboxEnvironm
   const account = accountOf(request, state, env);
   const key = idempotencyKeyOf(request);
   const body = request.body as Json;
-  const original = replayed(state, 'billet', account.id, key, body);
-  if (original) return { status: 200, body: view(state.billetPayments.find((entry) => String(entry.record.id) === original)!.record) };
+  const original = replayedPayment(state, 'billet', account.id, key, body);
+  if (original) return { status: 200, body: view(original) };
   const code = String(queried ? body.billetCode : body.digitableCode);
   if (queried && !state.billetQueries[`${account.id}:${barcodeOf(code)}`])
     refuse(422, 'billet-not-queried', 'billetCode: query the billet with POST /billets/info before paying it as queried');
@@ -109,16 +109,11 @@ function pay(request: SandboxRequest, state: AccountsState, env: SandboxEnvironm
     creditorAccount: creditor,
     debtorAccount: partyOf(account),
   };
-  const stored = { accountId: account.id, record };
-  state.billetPayments.push(stored);
-  remember(state, 'billet', account.id, key, body, String(id));
-  start(state, env, {
+  book(state, env, {
     kind: 'billet',
     account,
-    stored,
+    record,
     cents: centsOf(total),
-    idempotencyKey: key,
-    approvalRequired: body.paymentFlow === 'APPROVAL_REQUIRED',
     entry: {
       transactionType: null,
       endToEndId: null,
@@ -128,6 +123,8 @@ function pay(request: SandboxRequest, state: AccountsState, env: SandboxEnvironm
       creditor,
       remittanceInformation: String(body.description),
     },
+    key,
+    body,
   });
   return { status: 200, body: view(record) };
 }

@@ -12,9 +12,9 @@ import { checkBuyAmount, checkSellAmount, checkSellOrigin } from '../../accounts
 import type { ValidationIssue } from '../../runtime/errors.js';
 import type { ControlVerb, Handler, SandboxEnvironment } from '../contract.js';
 import { accountOf, notFound, refuse } from './access.js';
-import { firstPurchaseLimitBrl, idempotentCaas, walletOf, walletView } from './caas-wallets.js';
+import { caasCreate, firstPurchaseLimitBrl, walletOf, walletView } from './caas-wallets.js';
 import { balanceOf, notifyEntry, record } from './ledger.js';
-import { type AccountsState, instant, type Json, otherIspb, type Owned, partyOf } from './state.js';
+import { type AccountsState, instant, type Json, limitPage, otherIspb, type Owned, partyOf } from './state.js';
 import { deliver } from './webhooks.js';
 
 /** Seconds a quote can be ordered. */
@@ -63,131 +63,107 @@ function move(state: AccountsState, env: SandboxEnvironment, order: Owned, statu
 }
 
 export const orderHandlers: Record<string, Handler<AccountsState>> = {
-  'caasQuotes.create': (request, state, env) => {
-    const account = accountOf(request, state, env);
-    const body = request.body as Json;
-    const data = idempotentCaas(
-      request,
-      state,
-      account.id,
-      (ref) => state.quotes.find((entry) => entry.record.id === ref)!.record,
-      () => {
-        const network = String(body.network);
-        const walletMember = body.operation === 'BUY' ? 'destinationWalletId' : 'originWalletId';
-        const walletId = body[walletMember];
-        const wallet = walletId === undefined ? undefined : walletOf(state, account.id, walletId, walletMember).record;
-        if (wallet && wallet.network !== network)
-          refuse(422, 'unprocessable-entity', `${walletMember}: the wallet is on ${String(wallet.network)}, not ${network}`);
-        if (wallet && body.operation === 'SELL') unprocessable(checkSellOrigin(walletView(wallet) as never));
-        const mid = BigInt(state.prices[String(body.asset)]!);
-        const spread = (mid * BigInt(spreadBps)) / 10_000n;
-        const window = body.operation === 'BUY' && wallet?.isFirstPurchase === true;
-        const quote: Json = {
-          id: env.random.uuid(),
-          network,
-          asset: body.asset,
-          operation: body.operation,
-          bidPriceBrl: centsText(mid - spread),
-          askPriceBrl: centsText(mid + spread),
-          midPriceBrl: centsText(mid),
-          networkFeeBrl: centsText(networkFeeCents[network]!),
-          feeTier: 'STANDARD',
-          spreadBps,
-          validUntil: instant(env, quoteSeconds * 1000),
-          isFirstPurchase: window,
-          firstPurchaseLimitBrl,
-          firstPurchaseLimitEnabled: true,
-        };
-        state.quotes.push({ accountId: account.id, record: quote, extra: { walletId: walletId ?? null } });
-        return { ref: String(quote.id), body: quote };
+  'caasQuotes.create': caasCreate(200, 'quotes', (state, env, account, body) => {
+    const network = String(body.network);
+    const walletMember = body.operation === 'BUY' ? 'destinationWalletId' : 'originWalletId';
+    const walletId = body[walletMember];
+    const wallet = walletId === undefined ? undefined : walletOf(state, account.id, walletId, walletMember).record;
+    if (wallet && wallet.network !== network)
+      refuse(422, 'unprocessable-entity', `${walletMember}: the wallet is on ${String(wallet.network)}, not ${network}`);
+    if (wallet && body.operation === 'SELL') unprocessable(checkSellOrigin(walletView(wallet) as never));
+    const mid = BigInt(state.prices[String(body.asset)]!);
+    const spread = (mid * BigInt(spreadBps)) / 10_000n;
+    const window = body.operation === 'BUY' && wallet?.isFirstPurchase === true;
+    const quote: Json = {
+      id: env.random.uuid(),
+      network,
+      asset: body.asset,
+      operation: body.operation,
+      bidPriceBrl: centsText(mid - spread),
+      askPriceBrl: centsText(mid + spread),
+      midPriceBrl: centsText(mid),
+      networkFeeBrl: centsText(networkFeeCents[network]!),
+      feeTier: 'STANDARD',
+      spreadBps,
+      validUntil: instant(env, quoteSeconds * 1000),
+      isFirstPurchase: window,
+      firstPurchaseLimitBrl,
+      firstPurchaseLimitEnabled: true,
+    };
+    state.quotes.push({ accountId: account.id, record: quote, extra: { walletId: walletId ?? null } });
+    return quote;
+  }),
+  'caasOrders.create': caasCreate(201, 'orders', (state, env, account, body) => {
+    const quote = state.quotes.find((entry) => entry.accountId === account.id && entry.record.id === body.quoteId);
+    if (!quote) return refuse(422, 'unprocessable-entity', `quoteId: no quote ${String(body.quoteId)} of this account`);
+    const q = quote.record;
+    if (Date.parse(String(q.validUntil)) < env.clock.nowMs())
+      refuse(422, 'quote-expired', `quoteId: the quote expired at ${String(q.validUntil)}`);
+    if (q.operation !== body.operation) refuse(422, 'unprocessable-entity', `operation: the quote is a ${String(q.operation)}`);
+    const buy = body.operation === 'BUY';
+    const member = buy ? 'destinationWalletId' : 'originWalletId';
+    const wallet = walletOf(state, account.id, body[member], member).record;
+    if (wallet.network !== q.network)
+      refuse(422, 'unprocessable-entity', `${member}: the wallet is on ${String(wallet.network)}, the quote on ${String(q.network)}`);
+    const price = scaled(String(buy ? q.askPriceBrl : q.bidPriceBrl), 2);
+    const cents = typeof body.amountBrl === 'string' ? scaled(body.amountBrl, 2) : (scaled(String(body.amountAsset), 8) * price) / unit;
+    const units = typeof body.amountAsset === 'string' ? scaled(body.amountAsset, 8) : (cents * unit) / price;
+    if (cents <= 0n || units <= 0n) refuse(422, 'unprocessable-entity', 'the order amounts to nothing at the quote price');
+    const amountBrl = centsText(cents);
+    const view = walletView(wallet) as never;
+    if (buy) {
+      unprocessable(checkBuyAmount(view, amountBrl));
+      if (BigInt(balanceOf(state, account.id).available) < cents + networkFeeCents[String(q.network)]!)
+        refuse(422, 'insufficient-balance', `the account's available balance does not cover ${amountBrl} BRL plus the network fee`);
+    } else unprocessable([...checkSellOrigin(view), ...checkSellAmount(view, amountBrl)]);
+    const at = instant(env);
+    const order: Owned = {
+      accountId: account.id,
+      record: {
+        id: env.random.uuid(),
+        operation: body.operation,
+        network: q.network,
+        asset: q.asset,
+        amountBrl,
+        amountAsset: unitsText(units),
+        lockedPriceBrl: centsText(price),
+        networkFeeBrl: q.networkFeeBrl,
+        feeTier: q.feeTier,
+        status: 'DRAFT',
+        quoteId: q.id,
+        destinationWalletId: buy ? wallet.id : null,
+        destinationAddress: buy ? wallet.address : null,
+        originWalletId: buy ? null : wallet.id,
+        originAddress: buy ? null : wallet.address,
+        depositAddress: buy ? null : depositAddress(String(q.network), env),
+        txHash: null,
+        txExplorerUrl: null,
+        rejectionReason: null,
+        confirmedAt: null,
+        settledAt: null,
+        failedAt: null,
+        createdAt: at,
+        updatedAt: at,
+        isFirstPurchase: buy && wallet.isFirstPurchase === true,
+        firstPurchaseLimitBrl,
+        firstPurchaseLimitEnabled: true,
       },
-    );
-    return { status: 200, body: { data } };
-  },
-  'caasOrders.create': (request, state, env) => {
-    const account = accountOf(request, state, env);
-    const body = request.body as Json;
-    const data = idempotentCaas(
-      request,
-      state,
-      account.id,
-      (ref) => state.orders.find((entry) => entry.record.id === ref)!.record,
-      () => {
-        const quote = state.quotes.find((entry) => entry.accountId === account.id && entry.record.id === body.quoteId);
-        if (!quote) return refuse(422, 'unprocessable-entity', `quoteId: no quote ${String(body.quoteId)} of this account`);
-        const q = quote.record;
-        if (Date.parse(String(q.validUntil)) < env.clock.nowMs())
-          refuse(422, 'quote-expired', `quoteId: the quote expired at ${String(q.validUntil)}`);
-        if (q.operation !== body.operation) refuse(422, 'unprocessable-entity', `operation: the quote is a ${String(q.operation)}`);
-        const buy = body.operation === 'BUY';
-        const member = buy ? 'destinationWalletId' : 'originWalletId';
-        const wallet = walletOf(state, account.id, body[member], member).record;
-        if (wallet.network !== q.network)
-          refuse(422, 'unprocessable-entity', `${member}: the wallet is on ${String(wallet.network)}, the quote on ${String(q.network)}`);
-        const price = scaled(String(buy ? q.askPriceBrl : q.bidPriceBrl), 2);
-        const cents = typeof body.amountBrl === 'string' ? scaled(body.amountBrl, 2) : (scaled(String(body.amountAsset), 8) * price) / unit;
-        const units = typeof body.amountAsset === 'string' ? scaled(body.amountAsset, 8) : (cents * unit) / price;
-        if (cents <= 0n || units <= 0n) refuse(422, 'unprocessable-entity', 'the order amounts to nothing at the quote price');
-        const amountBrl = centsText(cents);
-        const view = walletView(wallet) as never;
-        if (buy) {
-          unprocessable(checkBuyAmount(view, amountBrl));
-          if (BigInt(balanceOf(state, account.id).available) < cents + networkFeeCents[String(q.network)]!)
-            refuse(422, 'insufficient-balance', `the account's available balance does not cover ${amountBrl} BRL plus the network fee`);
-        } else unprocessable([...checkSellOrigin(view), ...checkSellAmount(view, amountBrl)]);
-        const at = instant(env);
-        const order: Owned = {
-          accountId: account.id,
-          record: {
-            id: env.random.uuid(),
-            operation: body.operation,
-            network: q.network,
-            asset: q.asset,
-            amountBrl,
-            amountAsset: unitsText(units),
-            lockedPriceBrl: centsText(price),
-            networkFeeBrl: q.networkFeeBrl,
-            feeTier: q.feeTier,
-            status: 'DRAFT',
-            quoteId: q.id,
-            destinationWalletId: buy ? wallet.id : null,
-            destinationAddress: buy ? wallet.address : null,
-            originWalletId: buy ? null : wallet.id,
-            originAddress: buy ? null : wallet.address,
-            depositAddress: buy ? null : depositAddress(String(q.network), env),
-            txHash: null,
-            txExplorerUrl: null,
-            rejectionReason: null,
-            confirmedAt: null,
-            settledAt: null,
-            failedAt: null,
-            createdAt: at,
-            updatedAt: at,
-            isFirstPurchase: buy && wallet.isFirstPurchase === true,
-            firstPurchaseLimitBrl,
-            firstPurchaseLimitEnabled: true,
-          },
-        };
-        state.orders.push(order);
-        move(state, env, order, 'PENDING_OPERATOR');
-        return { ref: String(order.record.id), body: order.record };
-      },
-    );
-    return { status: 201, body: { data } };
-  },
+    };
+    state.orders.push(order);
+    move(state, env, order, 'PENDING_OPERATOR');
+    return order.record;
+  }),
   'caasOrders.list': (request, state, env) => {
     const account = accountOf(request, state, env);
     const { status, operation } = request.query;
-    const page = typeof request.query.page === 'number' ? request.query.page : 1;
-    const limit = typeof request.query.limit === 'number' ? request.query.limit : 20;
     const matching = state.orders.filter(
       (entry) =>
         entry.accountId === account.id &&
         (status === undefined || entry.record.status === status) &&
         (operation === undefined || entry.record.operation === operation),
     );
-    const data = matching.slice((page - 1) * limit, page * limit).map((entry) => entry.record);
-    return { status: 200, body: { meta: { total: matching.length, page, limit }, data } };
+    const { meta, items } = limitPage(request.query, matching);
+    return { status: 200, body: { meta, data: items.map((entry) => entry.record) } };
   },
   'caasOrders.get': (request, state, env) => {
     const account = accountOf(request, state, env);

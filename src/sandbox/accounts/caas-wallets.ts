@@ -8,10 +8,10 @@
  * CaaS POSTs take an optional `Idempotency-Key` (at most 128): the same key and payload answer the
  * original, another payload is 409.
  */
-import type { ControlVerb, Handler, SandboxRequest } from '../contract.js';
+import type { ControlVerb, Handler, SandboxEnvironment, SandboxRequest } from '../contract.js';
 import { accountOf, refuse } from './access.js';
 import { remember, replayed } from './outgoing.js';
-import { type AccountsState, instant, type Json, next, type Owned } from './state.js';
+import { type Account, type AccountsState, instant, type Json, next, type Owned } from './state.js';
 import { deliver } from './webhooks.js';
 
 export const firstPurchaseLimitBrl = '300.00';
@@ -44,21 +44,27 @@ export const walletView = (wallet: Json): Json => ({ ...wallet, limits: limitsOf
 /** The request id of a CaaS call (Idempotency-Key, else x-request-id, else x-correlation-id) when the caller named one. */
 export const caasKeyOf = (request: SandboxRequest): string | undefined => request.headers['idempotency-key'];
 
-/** A CaaS POST with its optional Idempotency-Key: the original answer on a replay, 409 on another payload. */
-export function idempotentCaas(
-  request: SandboxRequest,
-  state: AccountsState,
-  accountId: number,
-  find: (ref: string) => Json,
-  create: () => { ref: string; body: Json },
-): Json {
-  const key = caasKeyOf(request);
-  const scoped = key === undefined ? undefined : `${request.operationId}:${key}`;
-  const original = scoped === undefined ? undefined : replayed(state, 'caas', accountId, scoped, request.body);
-  if (original !== undefined) return find(original);
-  const created = create();
-  if (scoped !== undefined) remember(state, 'caas', accountId, scoped, request.body, created.ref);
-  return created.body;
+/**
+ * The handler of a CaaS POST with its optional Idempotency-Key, answering `{ data }` with `status`: on a replay the
+ * original record of `collection` as it is now (409 on another payload), else the record `create` made and stored.
+ */
+export function caasCreate(
+  status: number,
+  collection: 'wallets' | 'quotes' | 'orders',
+  create: (state: AccountsState, env: SandboxEnvironment, account: Account, body: Json) => Json,
+  view: (record: Json) => Json = (record) => record,
+): Handler<AccountsState> {
+  return (request, state, env) => {
+    const account = accountOf(request, state, env);
+    const key = caasKeyOf(request);
+    const scoped = key === undefined ? undefined : `${request.operationId}:${key}`;
+    const original = scoped === undefined ? undefined : replayed(state, 'caas', account.id, scoped, request.body);
+    if (original !== undefined)
+      return { status, body: { data: view(state[collection].find((entry) => entry.record.id === original)!.record) } };
+    const record = create(state, env, account, request.body as Json);
+    if (scoped !== undefined) remember(state, 'caas', account.id, scoped, request.body, String(record.id));
+    return { status, body: { data: view(record) } };
+  };
 }
 
 export function walletOf(state: AccountsState, accountId: number, id: unknown, member: string): Owned {
@@ -67,49 +73,43 @@ export function walletOf(state: AccountsState, accountId: number, id: unknown, m
 }
 
 export const walletHandlers: Record<string, Handler<AccountsState>> = {
-  'caasWallets.create': (request, state, env) => {
-    const account = accountOf(request, state, env);
-    const body = request.body as Json;
-    const data = idempotentCaas(
-      request,
-      state,
-      account.id,
-      (ref) => walletView(state.wallets.find((entry) => entry.record.id === ref)!.record),
-      () => {
-        const network = String(body.network);
-        const address = String(body.address);
-        if (!addressPatterns[network]!.test(address)) refuse(422, 'invalid-address', `address: not a ${network} address`);
-        if (
-          state.wallets.some(
-            (entry) => entry.accountId === account.id && entry.record.network === network && entry.record.address === address,
-          )
+  'caasWallets.create': caasCreate(
+    201,
+    'wallets',
+    (state, env, account, body) => {
+      const network = String(body.network);
+      const address = String(body.address);
+      if (!addressPatterns[network]!.test(address)) refuse(422, 'invalid-address', `address: not a ${network} address`);
+      if (
+        state.wallets.some(
+          (entry) => entry.accountId === account.id && entry.record.network === network && entry.record.address === address,
         )
-          refuse(409, 'conflict', `the ${network} wallet ${address} is already registered in this account`);
-        const record: Json = {
-          id: String(next(state, 'wallet', 1)),
-          network,
-          address,
-          alias: typeof body.alias === 'string' ? body.alias : null,
-          verificationStatus: 'PENDING_VERIFICATION',
-          verificationMethod: null,
-          verifiedAt: null,
-          isActive: true,
-          eligibleForSellOrigin: false,
-          isFirstPurchase: true,
-          firstPurchaseLimitBrl,
-          firstPurchaseLimitEnabled: true,
-          createdAt: instant(env),
-        };
-        state.wallets.push({ accountId: account.id, record });
-        deliver(state, env, account.id, {
-          type: 'crypto.wallet.registered',
-          data: { walletId: record.id, accountId: account.id, networkCode: network, address, verificationStatus: 'PENDING_VERIFICATION' },
-        });
-        return { ref: String(record.id), body: walletView(record) };
-      },
-    );
-    return { status: 201, body: { data } };
-  },
+      )
+        refuse(409, 'conflict', `the ${network} wallet ${address} is already registered in this account`);
+      const record: Json = {
+        id: String(next(state, 'wallet', 1)),
+        network,
+        address,
+        alias: typeof body.alias === 'string' ? body.alias : null,
+        verificationStatus: 'PENDING_VERIFICATION',
+        verificationMethod: null,
+        verifiedAt: null,
+        isActive: true,
+        eligibleForSellOrigin: false,
+        isFirstPurchase: true,
+        firstPurchaseLimitBrl,
+        firstPurchaseLimitEnabled: true,
+        createdAt: instant(env),
+      };
+      state.wallets.push({ accountId: account.id, record });
+      deliver(state, env, account.id, {
+        type: 'crypto.wallet.registered',
+        data: { walletId: record.id, accountId: account.id, networkCode: network, address, verificationStatus: 'PENDING_VERIFICATION' },
+      });
+      return record;
+    },
+    walletView,
+  ),
   'caasWallets.list': (request, state, env) => {
     const account = accountOf(request, state, env);
     const network = request.query.network;

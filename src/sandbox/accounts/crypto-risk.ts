@@ -8,7 +8,7 @@
  */
 import type { Handler } from '../contract.js';
 import { accountOf, notFound, refuse } from './access.js';
-import { type AccountsState, instant, type Json, next, later } from './state.js';
+import { type AccountsState, instant, type Json, limitPage, next, later } from './state.js';
 
 /** Sandbox seconds an ingest of a wallet's history takes. */
 export const ingestSeconds = 20;
@@ -78,21 +78,14 @@ export const cryptoRiskHandlers: Record<string, Handler<AccountsState>> = {
   'cryptoRiskAnalyses.list': (request, state, env) => {
     const account = accountOf(request, state, env);
     const { network, address } = request.query;
-    const page = typeof request.query.page === 'number' ? request.query.page : 1;
-    const limit = typeof request.query.limit === 'number' ? request.query.limit : 20;
     const matching = state.analyses.filter(
       (entry) =>
         entry.accountId === account.id &&
         (network === undefined || entry.record.network === network) &&
         (address === undefined || entry.record.address === address),
     );
-    return {
-      status: 200,
-      body: {
-        meta: { total: matching.length, page, limit },
-        data: matching.slice((page - 1) * limit, page * limit).map((entry) => summary(entry.record)),
-      },
-    };
+    const { meta, items } = limitPage(request.query, matching);
+    return { status: 200, body: { meta, data: items.map((entry) => summary(entry.record)) } };
   },
   'cryptoRiskAnalyses.get': (request, state, env) => {
     const account = accountOf(request, state, env);

@@ -10,9 +10,8 @@
  * Known status values are DRAFT, REGISTERING and COMPLETED (decision 19): a registered invoice awaiting
  * payment and a cancelled one are answered without `status`, as the spec's examples are.
  */
-import { digitableLineOfBarcode, modulo11Bank } from '../../formats/boleto.js';
-import { buildBrCode } from '../../formats/brcode.js';
 import type { ControlVerb, Handler, SandboxEnvironment, SandboxRequest } from '../contract.js';
+import { draftInvoice, invoiceBoleto, invoicePageMeta, invoicePixCharge } from '../invoices.js';
 import { accountOf, notFound, refuse } from './access.js';
 import { notifyEntry, record } from './ledger.js';
 import { idempotencyKeyOf, remember, replayed } from './outgoing.js';
@@ -68,44 +67,24 @@ function notify(state: AccountsState, env: SandboxEnvironment, invoice: StoredIn
   });
 }
 
-const plain = (text: string): string =>
-  text
-    .normalize('NFD')
-    .replace(/[^\x20-\x7e]/g, '')
-    .toUpperCase();
-
-/** FEBRABAN due-date factor: days since 1997-10-07, restarting at 1000 after 9999 (on 2025-02-22). */
-function dueFactor(day: string): string {
-  const days = Math.round((Date.parse(`${day}T00:00:00Z`) - Date.parse('1997-10-07T00:00:00Z')) / 86_400_000);
-  return String(days <= 9999 ? Math.max(days, 0) : ((days - 10_000) % 9000) + 1000).padStart(4, '0');
-}
-
 /** Issues the Pix charge and/or registers the boleto: IMMEDIATE at creation, SCHEDULED on emit. */
 function issue(state: AccountsState, env: SandboxEnvironment, account: Account, invoice: StoredInvoice): void {
   const { record: data } = invoice;
   const method = String(data.paymentMethod);
-  if (method !== 'BOLETO') {
-    data.txId = env.random.text(25);
-    data.brCode = buildBrCode({
-      key: String(data.pixKey),
-      txid: String(data.txId),
-      amount: (data.amount as number).toFixed(2),
-      merchantName: plain(account.tradeName ?? account.name)
-        .slice(0, 25)
-        .trim(),
-      merchantCity: 'SAO PAULO',
-    });
-  }
+  if (method !== 'BOLETO')
+    Object.assign(data, invoicePixCharge(env, String(data.pixKey), data.amount as number, account.tradeName ?? account.name));
   if (method === 'PIX') {
     invoice.lifecycle = 'REGISTERED';
     notify(state, env, invoice, 'invoice.registered');
     return;
   }
-  const cents = centsOf(data.amount as number);
-  const rest = `${dueFactor(String(data.dueDate).slice(0, 10))}${String(cents).padStart(10, '0')}${String(data.id).padStart(10, '0')}${env.random.text(15, '0123456789')}`;
-  const barcode = `0019${modulo11Bank(`0019${rest}`)}${rest}`;
+  const { barcode, line } = invoiceBoleto(env, '001', {
+    id: data.id,
+    cents: centsOf(data.amount as number),
+    dueDate: String(data.dueDate).slice(0, 10),
+  });
   data.boletoBarcode = barcode;
-  data.boletoDigitableLine = digitableLineOfBarcode(barcode);
+  data.boletoDigitableLine = line;
   invoice.lifecycle = 'REGISTERING';
   later(state, env, registrySeconds * 1000, () => {
     if (invoice.lifecycle !== 'REGISTERING') return;
@@ -132,40 +111,12 @@ function create(state: AccountsState, env: SandboxEnvironment, account: Account,
   if (method !== 'BOLETO' && !state.keys.some((entry) => entry.accountId === account.id && entry.record.key === body.pixKey))
     refuse(422, 'invoice-rejected', `pixKey: ${String(body.pixKey)} is not a key of this account (GET /accounts/keys lists them)`);
   const optional = (name: string): Json => (body[name] === undefined ? {} : { [name]: body[name] });
+  // Interface A leaves out the interest, lateFee and discount the request did not give.
+  const terms = { ...optional('interest'), ...optional('lateFee'), ...optional('discount') };
   const invoice: StoredInvoice = {
     accountId: account.id,
     lifecycle: 'DRAFT',
-    record: {
-      id: next(state, 'invoice', 71_001),
-      txId: null,
-      brCode: null,
-      amount: body.amount,
-      description: typeof body.description === 'string' ? body.description : null,
-      type: body.type,
-      paymentMethod: method,
-      pixKey: method === 'BOLETO' ? null : body.pixKey,
-      boletoBarcode: null,
-      boletoDigitableLine: null,
-      // Section 4.4: the due date is a day in the America/Sao_Paulo zone (UTC-3, no daylight saving time since 2019).
-      dueDate: `${String(body.dueDate)}T00:00:00-03:00`,
-      daysToPay: body.daysToPay ?? 0,
-      transactionId: null,
-      appliedInterest: null,
-      appliedFee: null,
-      ...optional('interest'),
-      ...optional('lateFee'),
-      ...optional('discount'),
-      customer: {
-        id: customer!.id,
-        accountId: account.id,
-        name: customer!.name,
-        email: typeof body.emailTo === 'string' ? body.emailTo : customer!.email,
-        phone: customer!.phone,
-        document: customer!.document,
-        address: customer!.address,
-        addresses: [customer!.address],
-      },
-    },
+    record: draftInvoice(next(state, 'invoice', 71_001), body, method, terms, customer!),
   };
   state.invoices.push(invoice);
   if (body.type === 'IMMEDIATE') issue(state, env, account, invoice);
@@ -197,21 +148,9 @@ export const invoiceHandlers: Record<string, Handler<AccountsState>> = {
     );
     const page = typeof query.page === 'number' ? query.page : 1;
     const perPage = typeof query.perPage === 'number' ? query.perPage : 20;
-    const lastPage = Math.max(1, Math.ceil(matching.length / perPage));
     return {
       status: 200,
-      body: {
-        meta: {
-          total: matching.length,
-          perPage,
-          currentPage: page,
-          firstPage: 1,
-          lastPage,
-          nextPage: page < lastPage ? page + 1 : null,
-          prevPage: page > 1 ? Math.min(page - 1, lastPage) : null,
-        },
-        data: matching.slice((page - 1) * perPage, page * perPage).map(view),
-      },
+      body: { meta: invoicePageMeta(matching.length, page, perPage), data: matching.slice((page - 1) * perPage, page * perPage).map(view) },
     };
   },
   'invoices.get': (request, state, env) => ({ status: 200, body: view(invoiceOf(request, state, env).invoice) }),

@@ -6,9 +6,10 @@
  * APPROVAL_REQUIRED payment is refused through the control verb `payment`.
  */
 import type { ControlVerb, SandboxEnvironment, SandboxRequest } from '../contract.js';
+import { keep, keptFor } from '../idempotency.js';
 import { invalid, refuse } from './access.js';
 import { balanceOf, notifyEntry, record, settleEntries } from './ledger.js';
-import { type Account, type AccountsState, fingerprint, instant, type LedgerEntry, type Owned, later } from './state.js';
+import { type Account, type AccountsState, instant, type Json, type LedgerEntry, type Owned, later } from './state.js';
 import { deliver } from './webhooks.js';
 
 /** Sandbox seconds between an INSTANT payment's creation and its liquidation. */
@@ -28,19 +29,17 @@ export function idempotencyKeyOf(request: SandboxRequest, header = 'x-idempotenc
  * idempotency-conflict; undefined when the key is new.
  */
 export function replayed(state: AccountsState, family: Family, accountId: number, key: string, payload: unknown): string | undefined {
-  const held = state.idempotency[`${family}:${accountId}:${key}`];
-  if (!held) return undefined;
-  if (held.fingerprint !== fingerprint(payload ?? null))
+  return keptFor(state.idempotency, `${family}:${accountId}:${key}`, payload, () =>
     refuse(
       409,
       'idempotency-conflict',
       `the idempotency key ${key} was already used with a different payload; use a new key for a new operation`,
-    );
-  return held.ref;
+    ),
+  )?.ref;
 }
 
 export function remember(state: AccountsState, family: Family, accountId: number, key: string, payload: unknown, ref: string): void {
-  state.idempotency[`${family}:${accountId}:${key}`] = { fingerprint: fingerprint(payload ?? null), ref };
+  keep(state.idempotency, `${family}:${accountId}:${key}`, payload, { ref });
 }
 
 export type OutgoingKind = 'ted' | 'internal' | 'billet';
@@ -64,8 +63,44 @@ const collections = { ted: 'teds', internal: 'transfers', billet: 'billetPayment
 /** Whether the account's available balance covers `cents`. */
 export const covers = (state: AccountsState, account: Account, cents: number): boolean => balanceOf(state, account.id).available >= cents;
 
+/** The record a key already created for the same payload (409 on another payload); undefined when the key is new. */
+export function replayedPayment(
+  state: AccountsState,
+  kind: OutgoingKind,
+  accountId: number,
+  key: string,
+  payload: unknown,
+): Json | undefined {
+  const original = replayed(state, kind, accountId, key, payload);
+  return original ? state[collections[kind]].find((entry) => String(entry.record.id) === original)!.record : undefined;
+}
+
+/**
+ * Keeps a new payment: its record in its collection, under the request's key and body (for replays), then its life
+ * started (APPROVAL_REQUIRED when the body's paymentFlow says so).
+ */
+export function book(
+  state: AccountsState,
+  env: SandboxEnvironment,
+  payment: Pick<Outgoing, 'kind' | 'account' | 'cents' | 'entry'> & { readonly record: Json; readonly key: string; readonly body: Json },
+): void {
+  const { kind, account, record, key, body } = payment;
+  const stored = { accountId: account.id, record };
+  state[collections[kind]].push(stored);
+  remember(state, kind, account.id, key, body, String(record.id));
+  start(state, env, {
+    kind,
+    account,
+    stored,
+    cents: payment.cents,
+    idempotencyKey: key,
+    approvalRequired: body.paymentFlow === 'APPROVAL_REQUIRED',
+    entry: payment.entry,
+  });
+}
+
 /** Books the payment and starts its life; the record's status follows the ledger's. */
-export function start(state: AccountsState, env: SandboxEnvironment, payment: Outgoing): void {
+function start(state: AccountsState, env: SandboxEnvironment, payment: Outgoing): void {
   const funded = covers(state, payment.account, payment.cents);
   const source = `${payment.kind}:${String(payment.stored.record.id)}`;
   const entry = record(state, env, {

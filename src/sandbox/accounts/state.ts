@@ -6,6 +6,8 @@
  * so a snapshot is its text. Money is kept in integer cents; the API's numbers are derived when answering.
  */
 import type { SandboxEnvironment } from '../contract.js';
+import type { Kept } from '../idempotency.js';
+import type { Payer } from '../invoices.js';
 
 export type Json = Record<string, unknown>;
 
@@ -88,15 +90,8 @@ export interface Challenge {
   state: 'open' | 'replaced' | 'used';
 }
 
-export interface Customer {
-  readonly id: number;
-  readonly accountId: number;
-  readonly name: string;
-  readonly email: string | null;
-  readonly phone: string | null;
-  readonly document: string;
-  readonly address: Json;
-}
+/** A payer invoices are made out to (src/sandbox/invoices.ts). */
+export type Customer = Payer;
 
 export interface IssuedCredential {
   readonly id: number;
@@ -137,8 +132,8 @@ export interface AccountsState {
   ingests: Record<string, { status: 'IDLE' | 'RUNNING'; persisted: number | null }>;
   onboardings: Json[];
   credentials: IssuedCredential[];
-  /** `family:accountId:key` → the payload's fingerprint and what it created. */
-  idempotency: Record<string, { readonly fingerprint: string; readonly ref: string }>;
+  /** `family:accountId:key` → the payload's fingerprint and what it created (src/sandbox/idempotency.ts). */
+  idempotency: Record<string, Kept<{ readonly ref: string }>>;
   /** Next number of each sequence (transactions, TEDs, invoices, …). */
   sequences: Record<string, number>;
   /** Mid prices of the CaaS assets in BRL cents, seeded. */
@@ -189,15 +184,11 @@ export function endToEndId(env: SandboxEnvironment, ispb = platformIspb): string
   return `E${ispb}${stamp}${env.random.text(11)}`;
 }
 
-/** A stable text of a JSON value (members sorted), to tell whether two payloads are the same. */
-export function fingerprint(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(fingerprint).join(',')}]`;
-  if (typeof value === 'object' && value !== null)
-    return `{${Object.keys(value)
-      .sort()
-      .map((key) => `${JSON.stringify(key)}:${fingerprint((value as Json)[key])}`)
-      .join(',')}}`;
-  return JSON.stringify(value) ?? 'null';
+/** One page of a CaaS or crypto-risk list (sections 4.6 and 4.7): the query's `page` and `limit`, 1 and 20 unless given. */
+export function limitPage<T>(query: Readonly<Record<string, unknown>>, matching: readonly T[]): { meta: Json; items: T[] } {
+  const page = typeof query.page === 'number' ? query.page : 1;
+  const limit = typeof query.limit === 'number' ? query.limit : 20;
+  return { meta: { total: matching.length, page, limit }, items: matching.slice((page - 1) * limit, page * limit) };
 }
 
 export const isRecord = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -6,7 +6,7 @@
  */
 import type { Handler } from '../contract.js';
 import { accountOf, invalid, notFound } from './access.js';
-import { idempotencyKeyOf, remember, replayed, start } from './outgoing.js';
+import { book, idempotencyKeyOf, replayedPayment } from './outgoing.js';
 import { type AccountsState, centsOf, endToEndId, instant, type Json, next, partyOf, platformIspb } from './state.js';
 
 const money = (body: Json): { cents: number; payment: Json } => {
@@ -21,8 +21,8 @@ export const transferHandlers: Record<string, Handler<AccountsState>> = {
     const account = accountOf(request, state, env);
     const key = idempotencyKeyOf(request);
     const body = request.body as Json;
-    const original = replayed(state, 'ted', account.id, key, body);
-    if (original) return { status: 200, body: { data: state.teds.find((entry) => String(entry.record.id) === original)!.record } };
+    const original = replayedPayment(state, 'ted', account.id, key, body);
+    if (original) return { status: 200, body: { data: original } };
     const creditor = body.creditorAccount as Json;
     if (creditor.ispb === platformIspb)
       invalid(`creditorAccount.ispb: ${platformIspb} is this institution; move money inside it with an internal transfer`);
@@ -43,16 +43,11 @@ export const transferHandlers: Record<string, Handler<AccountsState>> = {
       payment,
       creditorAccount: creditor,
     };
-    const stored = { accountId: account.id, record };
-    state.teds.push(stored);
-    remember(state, 'ted', account.id, key, body, String(id));
-    start(state, env, {
+    book(state, env, {
       kind: 'ted',
       account,
-      stored,
+      record,
       cents,
-      idempotencyKey: key,
-      approvalRequired: body.paymentFlow === 'APPROVAL_REQUIRED',
       entry: {
         transactionType: 'TED',
         endToEndId: null,
@@ -62,6 +57,8 @@ export const transferHandlers: Record<string, Handler<AccountsState>> = {
         creditor,
         remittanceInformation: record.remittanceInformation as string | null,
       },
+      key,
+      body,
     });
     return { status: 200, body: { data: record } };
   },
@@ -80,8 +77,8 @@ export const transferHandlers: Record<string, Handler<AccountsState>> = {
     const account = accountOf(request, state, env);
     const key = idempotencyKeyOf(request);
     const body = request.body as Json;
-    const original = replayed(state, 'internal', account.id, key, body);
-    if (original) return { status: 200, body: { data: state.transfers.find((entry) => String(entry.record.id) === original)!.record } };
+    const original = replayedPayment(state, 'internal', account.id, key, body);
+    if (original) return { status: 200, body: { data: original } };
     const named = body.creditorAccount as Json;
     if (named.ispb !== platformIspb)
       invalid(`creditorAccount.ispb: an internal transfer stays in this institution (${platformIspb}); send a TED to another one`);
@@ -111,16 +108,11 @@ export const transferHandlers: Record<string, Handler<AccountsState>> = {
       remittanceInformation: typeof body.remittanceInformation === 'string' ? body.remittanceInformation : null,
       refunds: [],
     };
-    const stored = { accountId: account.id, record };
-    state.transfers.push(stored);
-    remember(state, 'internal', account.id, key, body, String(id));
-    start(state, env, {
+    book(state, env, {
       kind: 'internal',
       account,
-      stored,
+      record,
       cents,
-      idempotencyKey: key,
-      approvalRequired: body.paymentFlow === 'APPROVAL_REQUIRED',
       entry: {
         transactionType: 'INTERNAL',
         endToEndId: e2e,
@@ -130,6 +122,8 @@ export const transferHandlers: Record<string, Handler<AccountsState>> = {
         creditor: partyOf(creditor!),
         remittanceInformation: record.remittanceInformation as string | null,
       },
+      key,
+      body,
     });
     return { status: 200, body: { data: record } };
   },

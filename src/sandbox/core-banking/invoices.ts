@@ -14,12 +14,11 @@
  * payment and a cancelled one are states of section 3 with no value shown, so their answers carry no
  * `status` rather than an invented one; the control verb `state` shows every invoice's stage.
  */
-import { modulo11Bank, digitableLineOfBarcode } from '../../formats/boleto.js';
-import { buildBrCode } from '../../formats/brcode.js';
 import { checkPixKey } from '../../formats/pix.js';
 import { checkBrlAmount } from '../../formats/values.js';
 import type { ControlVerb, Handler, SandboxEnvironment } from '../contract.js';
 import { SandboxProblem } from '../contract.js';
+import { draftInvoice, invoiceBoleto, invoicePageMeta, invoicePixCharge } from '../invoices.js';
 import {
   type CoreBankingState,
   callerOf,
@@ -60,44 +59,18 @@ export function invoiceView(invoice: StoredInvoice): Json {
   return { id, txId, brCode, amount, description, ...(status === undefined ? {} : { status }), ...rest };
 }
 
-const plain = (text: string): string =>
-  text
-    .normalize('NFD')
-    .replace(/[^\x20-\x7e]/g, '')
-    .toUpperCase();
-
-/** FEBRABAN due-date factor: days since 1997-10-07, restarting at 1000 after 9999 (on 2025-02-22). */
-function dueFactor(dueDate: string): string {
-  const days = Math.round((Date.parse(`${dueDate}T00:00:00Z`) - Date.parse('1997-10-07T00:00:00Z')) / 86_400_000);
-  const factor = days <= 9999 ? Math.max(days, 0) : ((days - 10_000) % 9000) + 1000;
-  return String(factor).padStart(4, '0');
-}
-
-/** A bank boleto barcode of bank 999 (none real), due date and amount in place, general check digit computed. */
+/** A boleto of bank 999 (none real), due date and amount in place, general check digit computed. */
 function boletoOf(invoice: StoredInvoice, dueDate: string, env: SandboxEnvironment): { barcode: string; line: string } {
   const cents = Math.round((invoice.view.amount as number) * 100);
   if (cents > 9_999_999_999) throw invalid('/body/amount: a boleto carries at most 99999999.99');
-  const free = `${String(invoice.view.id).padStart(10, '0')}${env.random.text(15, '0123456789')}`;
-  const withoutDigit = `9999${dueFactor(dueDate)}${String(cents).padStart(10, '0')}${free}`;
-  const barcode = `${withoutDigit.slice(0, 4)}${modulo11Bank(withoutDigit)}${withoutDigit.slice(4)}`;
-  return { barcode, line: digitableLineOfBarcode(barcode) };
+  return invoiceBoleto(env, '999', { id: invoice.view.id, cents, dueDate });
 }
 
 /** Issues the Pix charge and/or registers the boleto: IMMEDIATE at creation, SCHEDULED on emit. */
 function issue(invoice: StoredInvoice, account: StoredAccount, dueDate: string, env: SandboxEnvironment): void {
   const { view } = invoice;
   const method = view.paymentMethod as string;
-  if (method !== 'BOLETO') {
-    const txId = env.random.text(25);
-    view.txId = txId;
-    view.brCode = buildBrCode({
-      key: view.pixKey as string,
-      txid: txId,
-      amount: (view.amount as number).toFixed(2),
-      merchantName: plain(account.person.name).slice(0, 25).trim(),
-      merchantCity: 'SAO PAULO',
-    });
-  }
+  if (method !== 'BOLETO') Object.assign(view, invoicePixCharge(env, view.pixKey as string, view.amount as number, account.person.name));
   if (method === 'PIX') {
     invoice.stage = 'registered';
     return;
@@ -126,38 +99,10 @@ function create(state: CoreBankingState, account: StoredAccount, body: Json, env
   }
   const id = state.nextInvoiceId;
   state.nextInvoiceId += 1;
+  // Interface D answers null for the interest, lateFee and discount the request did not give.
+  const terms = { interest: body.interest ?? null, lateFee: body.lateFee ?? null, discount: body.discount ?? null };
   const invoice: StoredInvoice = {
-    view: {
-      id,
-      txId: null,
-      brCode: null,
-      amount: body.amount,
-      description: body.description ?? null,
-      type: body.type,
-      paymentMethod: method,
-      pixKey: method === 'BOLETO' ? null : body.pixKey,
-      boletoBarcode: null,
-      boletoDigitableLine: null,
-      // Section 4.4: the due date is a day in the America/Sao_Paulo zone (UTC-3, no daylight saving time since 2019).
-      dueDate: `${String(body.dueDate)}T00:00:00-03:00`,
-      daysToPay: body.daysToPay ?? 0,
-      transactionId: null,
-      appliedInterest: null,
-      appliedFee: null,
-      interest: body.interest ?? null,
-      lateFee: body.lateFee ?? null,
-      discount: body.discount ?? null,
-      customer: {
-        id: customer.id,
-        accountId: customer.accountId,
-        name: customer.name,
-        email: typeof body.emailTo === 'string' ? body.emailTo : customer.email,
-        phone: customer.phone,
-        document: customer.document,
-        address: customer.address,
-        addresses: [customer.address],
-      },
-    },
+    view: draftInvoice(id, body, method, terms, customer),
     stage: 'draft',
     accountId: Number(account.id),
     createdAtMs: env.clock.nowMs(),
@@ -206,17 +151,10 @@ export const invoiceHandlers: Record<string, Handler<CoreBankingState>> = {
       .sort((a, b) => (b.view.id as number) - (a.view.id as number));
     const page = numberOr(request.query.page, 1);
     const perPage = numberOr(request.query.perPage, 20);
-    const lastPage = Math.max(1, Math.ceil(matching.length / perPage));
-    const meta = {
-      total: matching.length,
-      perPage,
-      currentPage: page,
-      firstPage: 1,
-      lastPage,
-      nextPage: page < lastPage ? page + 1 : null,
-      prevPage: page > 1 ? Math.min(page - 1, lastPage) : null,
+    return {
+      status: 200,
+      body: { meta: invoicePageMeta(matching.length, page, perPage), data: pageOf(matching, page, perPage).map(invoiceView) },
     };
-    return { status: 200, body: { meta, data: pageOf(matching, page, perPage).map(invoiceView) } };
   },
   'invoices.get': (request, state, env) => {
     const account = accountFor(state, request, env);

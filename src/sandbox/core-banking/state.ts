@@ -12,6 +12,8 @@
  */
 import type { Principal, SandboxEnvironment } from '../contract.js';
 import { SandboxProblem } from '../contract.js';
+import { type Kept, keep, keptFor } from '../idempotency.js';
+import type { Payer } from '../invoices.js';
 
 export type Json = Record<string, unknown>;
 
@@ -41,15 +43,8 @@ export interface StoredPartner {
   readonly createdAt: string;
 }
 
-export interface StoredCustomer {
-  readonly id: number;
-  readonly accountId: number;
-  readonly name: string;
-  readonly email: string | null;
-  readonly phone: string | null;
-  readonly document: string;
-  readonly address: Json;
-}
+/** A payer invoices are made out to (src/sandbox/invoices.ts). */
+export type StoredCustomer = Payer;
 
 /** An invoice's place in section 3: `registered` and `cancelled` have no status value in the contract. */
 export type InvoiceStage = 'draft' | 'registering' | 'registered' | 'paid' | 'cancelled';
@@ -66,12 +61,8 @@ export interface StoredInvoice {
   cancelledAtMs: number | null;
 }
 
-/** An answer kept under its idempotency key, replayed for the same payload. */
-export interface IdempotentAnswer {
-  readonly fingerprint: string;
-  readonly status: number;
-  readonly body: unknown;
-}
+/** An answer kept under its idempotency key, replayed for the same payload (src/sandbox/idempotency.ts). */
+export type IdempotentAnswer = Kept<{ readonly status: number; readonly body: unknown }>;
 
 export interface StoredApplication {
   view: Json;
@@ -182,17 +173,6 @@ export function sortBy<T>(items: readonly T[], keyOf: (item: T) => unknown, orde
   });
 }
 
-/** The canonical text of a value (members sorted), so two payloads that mean the same compare equal. */
-export function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (typeof value === 'object' && value !== null)
-    return `{${Object.keys(value)
-      .sort()
-      .map((key) => `${JSON.stringify(key)}:${canonical((value as Json)[key])}`)
-      .join(',')}}`;
-  return JSON.stringify(value) ?? 'null';
-}
-
 /**
  * Runs `create` once per idempotency key of a caller and operation (section 4.10, `Idempotency-Key` 1..160):
  * the same key with the same payload replays the first answer; with another payload it is 409.
@@ -205,18 +185,15 @@ export function idempotent(
 ): { status: number; body: unknown } {
   if (!scope.key) throw invalid('/header/Idempotency-Key: is required (1 to 160 characters)');
   const slot = `${scope.clientId} ${scope.operationId} ${scope.key}`;
-  const fingerprint = canonical(payload);
-  const kept = state.idempotency[slot];
-  if (kept) {
-    if (kept.fingerprint !== fingerprint)
-      throw new SandboxProblem(
-        409,
-        'idempotency-key-reused',
-        `the Idempotency-Key ${scope.key} was used with another payload; use a new key for a new request`,
-      );
-    return { status: kept.status, body: kept.body };
-  }
+  const kept = keptFor(state.idempotency, slot, payload, () => {
+    throw new SandboxProblem(
+      409,
+      'idempotency-key-reused',
+      `the Idempotency-Key ${scope.key} was used with another payload; use a new key for a new request`,
+    );
+  });
+  if (kept) return { status: kept.status, body: kept.body };
   const answer = create();
-  state.idempotency[slot] = { fingerprint, status: answer.status, body: answer.body };
+  keep(state.idempotency, slot, payload, { status: answer.status, body: answer.body });
   return answer;
 }
