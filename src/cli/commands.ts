@@ -98,8 +98,8 @@ export const commands = [
     name: 'brcode',
     summary: 'decode a Pix BR Code, or encode a static or dynamic one',
     usage: [
-      'brcode decode <code|->',
-      'brcode encode (--key <key> | --url <location>) --name <name> --city <city> [--amount <value>] [--txid <id>] [--description <text>] [--postal-code <cep>]',
+      'brcode decode <code|-> [--qr]',
+      'brcode encode (--key <key> | --url <location>) --name <name> --city <city> [--amount <value>] [--txid <id>] [--description <text>] [--postal-code <cep>] [--qr]',
     ],
     options: [
       { name: 'key', value: '<key>', description: 'Pix key of a static code' },
@@ -110,6 +110,7 @@ export const commands = [
       { name: 'txid', value: '<id>', description: 'transaction id of a static code' },
       { name: 'description', value: '<text>', description: 'free text shown to the payer (static code)' },
       { name: 'postal-code', value: '<cep>', description: 'merchant postal code' },
+      { name: 'qr', description: 'draw the code as a QR in the terminal too, above the usual output, for a phone to scan' },
     ],
   },
   {

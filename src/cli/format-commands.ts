@@ -1,6 +1,7 @@
 /** `contrato format` and `contrato brcode`: the domain checks of contrato/formats from the shell. */
 import { readSync } from 'node:fs';
 import { buildBrCode, describeBrCodeIssue, maxBrCodeLength, omittedBrCodeIssues, parseBrCode } from '../formats/brcode.js';
+import { renderBrCodeTerminal } from '../formats/qr.js';
 import { checkFormat, formats, isFormatName } from '../formats/registry.js';
 import { UsageError } from './arguments.js';
 
@@ -61,9 +62,15 @@ export function readBrCodeStdin(maxBytes: number = maxBrCodeStdinBytes): string 
   return readUpTo(0, maxBytes);
 }
 
+/** A valid BR Code's QR as terminal lines (`--qr`), printed before the usual output. */
+function printQr(code: string, output: Output): void {
+  output.out(renderBrCodeTerminal(code).replace(/\n$/, ''));
+}
+
 /**
- * `contrato brcode decode <code>` and `contrato brcode encode --key … --name … --city …`. readStdin may stop
- * after maxBytes + 1 bytes (readBrCodeStdin does); one that reads everything is refused the same way.
+ * `contrato brcode decode <code>` and `contrato brcode encode --key … --name … --city …`, each with `--qr` to
+ * draw the code in the terminal too. readStdin may stop after maxBytes + 1 bytes (readBrCodeStdin does); one
+ * that reads everything is refused the same way.
  */
 export function brcodeCommand(
   args: { readonly positionals: readonly string[]; readonly options?: ReadonlyMap<string, string | true> },
@@ -71,6 +78,7 @@ export function brcodeCommand(
   readStdin: (maxBytes: number) => string = readBrCodeStdin,
 ): number {
   const [action, ...rest] = args.positionals;
+  const qr = args.options?.get('qr') === true;
   if (action === 'decode') {
     let code = rest[0];
     if (code === undefined || code === '-') {
@@ -83,6 +91,7 @@ export function brcodeCommand(
     }
     const result = parseBrCode(code);
     if (result.valid) {
+      if (qr) printQr(code, output);
       output.out(JSON.stringify(result.value, null, 2));
       return 0;
     }
@@ -119,6 +128,7 @@ export function brcodeCommand(
               ...(given.has('description') ? { description: given.get('description')! } : {}),
             })
           : buildBrCode({ ...common, url: url! });
+      if (qr) printQr(code, output);
       output.out(code);
       return 0;
     } catch (error) {

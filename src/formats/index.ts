@@ -49,3 +49,12 @@ export {
   type StaticBrCodeOptions,
 } from './brcode.js';
 export { ajvFormats, checkFormat, formats, isFormatName, type FormatDefinition, type FormatName } from './registry.js';
+export {
+  brCodeQrMatrix,
+  renderBrCodePng,
+  renderBrCodeSvg,
+  renderBrCodeTerminal,
+  type BrCodePngOptions,
+  type BrCodeQrErrorCorrection,
+  type BrCodeQrOptions,
+} from './qr.js';
