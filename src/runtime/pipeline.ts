@@ -5,7 +5,7 @@
  */
 import type { CallOptions, OperationInfo } from './contract.js';
 import type { CrossFieldChecks } from './cross-field.js';
-import type { CallContext, ContratoError } from './errors.js';
+import type { CallContext, ContratoError, NotRetried } from './errors.js';
 import type { CompiledValidator } from './validation.js';
 
 /** The arguments of a facade call, as the caller gave them (then completed by the steps). */
@@ -35,6 +35,12 @@ export interface CallState {
   idempotencyKey: string | undefined;
   /** Whether an attempt may have been executed by the server without an answer saying so. */
   maybeExecuted: boolean;
+  /** `host:port` the last attempt went to (set by the send step). */
+  target?: string | undefined;
+  /** Status of the last attempt's answer once its headers arrived, before its body was read. */
+  answeredStatus?: number | undefined;
+  /** Why the call was not tried again, when the retry step let its last outcome stand. */
+  notRetried?: NotRetried | undefined;
 }
 
 export interface Call {

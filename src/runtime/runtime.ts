@@ -12,6 +12,7 @@ import {
   type ContratoError,
   HttpError,
   isProblem,
+  notRetriedWords,
   ProblemError,
   RateLimitError,
   ResponseValidationError,
@@ -120,7 +121,13 @@ export function createRuntime(options: RuntimeOptions): FacadeRuntime {
     },
     rateLimiter: options.rateLimiter,
     timeoutMs: options.timeoutMs,
-    send: { baseUrl: options.baseUrl, send: options.send, onRequest: log('debug', 'request'), onAnswer: log('info', 'response') },
+    send: {
+      baseUrl: options.baseUrl,
+      send: options.send,
+      onRequest: log('debug', 'request'),
+      onAnswer: log('info', 'response'),
+      scrub: (text) => scrub(text),
+    },
   });
   const run = compose(options.steps ? options.steps(defaults) : defaults);
 
@@ -179,15 +186,27 @@ export function createRuntime(options: RuntimeOptions): FacadeRuntime {
     return new HttpError(answer.status, body, context);
   }
 
-  /** The error that ends the call, saying whether the operation may have run and what to do about it. */
+  /**
+   * The error that ends the call, with the call's attempts and why it was not tried again, saying whether
+   * the operation may have run and what to do about it.
+   */
   function ending(info: OperationInfo, state: CallState, error: ContratoError, maybeExecuted: boolean): ContratoError {
+    const { notRetried } = state;
+    const context: CallContext = { attempts: state.attempts, ...(notRetried ? { notRetried } : {}) };
     const doubtful =
       maybeExecuted && !safeMethods.has(info.method) && !(error instanceof HttpError && !retryableStatuses.has(error.status));
-    if (!doubtful) return error;
-    const advice = state.idempotencyKey
-      ? `the outcome is unknown: the operation may have been executed; call again with idempotency key ${state.idempotencyKey} to get its result without executing it twice`
-      : 'the outcome is unknown: the operation may have been executed, and it was not retried because it carries no idempotency key; check its effect before calling it again';
-    return withCallContext(error, { outcomeUnknown: true }, advice);
+    const sentences: string[] = [];
+    if (doubtful) {
+      sentences.push(
+        state.idempotencyKey
+          ? `the outcome is unknown: the operation may have been executed; call again with idempotency key ${state.idempotencyKey} to get its result without executing it twice`
+          : 'the outcome is unknown: the operation may have been executed, and it was not retried because it carries no idempotency key; check its effect before calling it again',
+      );
+    }
+    // The advice above already says why a call without a key was not repeated.
+    const saidAlready = doubtful && !state.idempotencyKey && notRetried?.reason === 'non-idempotent-without-key';
+    if (notRetried && !saidAlready) sentences.push(notRetriedWords(notRetried, state.attempts));
+    return withCallContext(error, { ...context, ...(doubtful ? { outcomeUnknown: true } : {}) }, sentences.join('; ') || undefined);
   }
 
   function settle(

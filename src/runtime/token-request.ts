@@ -9,6 +9,7 @@
  */
 import { AuthError, ConnectionError, HttpError, isProblem, ProblemError, type AuthFailure } from './errors.js';
 import { redact } from './logging.js';
+import { rootCauseOf } from './root-cause.js';
 import type { IssuedToken } from './token-cache.js';
 import type { OutgoingRequest, Send } from './transport.js';
 
@@ -104,24 +105,38 @@ export async function requestToken(send: Send, token: TokenRequest): Promise<Iss
   } catch (error) {
     // The transport's TLS verdicts stay AuthErrors; their cause is rebuilt like any other.
     if (error instanceof AuthError)
-      throw new AuthError(scrubbed(error.message, secrets), error.reason, error.status, {}, explanationOf(error.cause, secrets));
-    throw new ConnectionError(`${name} token request got no answer`, { operationId: 'token' }, { cause: explanationOf(error, secrets) });
+      throw new AuthError(
+        scrubbed(error.message, secrets),
+        error.reason,
+        error.status,
+        { operationId: 'token', attempts: 1 },
+        explanationOf(error.cause, secrets),
+      );
+    // The root cause in the message: the code and the host and port, not two levels down the cause chain.
+    const root = rootCauseOf(error, token.request.url, (text) => scrubbed(text, secrets));
+    throw new ConnectionError(
+      `${name} token request got no answer: ${root.text}`,
+      { operationId: 'token', attempts: 1 },
+      { cause: explanationOf(error, secrets), code: root.code, target: root.target },
+    );
   }
   const body = parsedBody(answer.body);
   if (answer.status === 401 || answer.status === 403) {
     const { reason, meaning } = refusalOf(answer.status, body);
-    throw new AuthError(`${name} token request refused: ${meaning}`, reason, answer.status);
+    throw new AuthError(`${name} token request refused: ${meaning}`, reason, answer.status, { operationId: 'token', attempts: 1 });
   }
   if (answer.status < 200 || answer.status >= 300) {
     // Not a refusal: a server error or rate limit, which the caller may retry. It keeps the answer, scrubbed.
     const kept = scrubbed(body, secrets);
-    throw isProblem(kept)
-      ? new ProblemError(answer.status, kept, { operationId: 'token' })
-      : new HttpError(answer.status, kept, { operationId: 'token' });
+    const context = { operationId: 'token', attempts: 1 };
+    throw isProblem(kept) ? new ProblemError(answer.status, kept, context) : new HttpError(answer.status, kept, context);
   }
   const issued = token.read(body, answer.headers);
   if (!issued?.accessToken || !(issued.expiresIn > 0)) {
-    throw new AuthError(`${name} token response has no usable token and lifetime`, 'token-response-invalid', answer.status);
+    throw new AuthError(`${name} token response has no usable token and lifetime`, 'token-response-invalid', answer.status, {
+      operationId: 'token',
+      attempts: 1,
+    });
   }
   return issued;
 }

@@ -28,6 +28,8 @@ export interface OutgoingRequest {
   readonly headers: Readonly<Record<string, string>>;
   readonly body: string | Uint8Array | null;
   readonly signal?: AbortSignal | undefined;
+  /** Told the status as soon as the answer's headers arrived, before its body is read. */
+  readonly onHeaders?: ((status: number) => void) | undefined;
 }
 
 /** What came back: status, headers, and the whole body as text (decoded from gzip, deflate or br). */
@@ -322,6 +324,7 @@ export class Transport {
         body: request.body,
         ...(request.signal ? { signal: request.signal } : {}),
       });
+      request.onHeaders?.(answer.statusCode);
       const headers = new Headers();
       for (const [name, value] of Object.entries(answer.headers)) {
         if (Array.isArray(value)) for (const item of value) headers.append(name, item);

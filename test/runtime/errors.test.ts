@@ -60,7 +60,8 @@ describe('withCallContext', () => {
       message: original.message,
     });
     expect(copy.cause).toBe(cause);
-    expect(original).toMatchObject({ operationId: 'token', attempts: undefined, idempotencyKey: undefined });
+    expect(original).toMatchObject({ operationId: 'token', attempts: 0 });
+    expect(original).not.toHaveProperty('idempotencyKey');
   });
 
   it('adds a sentence to the message and the stack when asked', () => {

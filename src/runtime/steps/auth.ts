@@ -36,7 +36,8 @@ async function tokenOrFailure(tokens: TokenCache, call: Call): Promise<string | 
     const transient = error instanceof ConnectionError || (error instanceof HttpError && retryableStatuses.has(error.status));
     return {
       kind: 'failure',
-      error: withCallContext(error, contextOf(call)),
+      // Said in the message: the call itself never left, whatever the token request's error says.
+      error: withCallContext(error, contextOf(call), `${call.info.operationId} was not sent`),
       retryable: transient,
       beforeSending: true,
       maybeExecuted: false,

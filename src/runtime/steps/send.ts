@@ -8,6 +8,7 @@ import { createFinalURL, createQuerySerializer, defaultPathSerializer } from 'op
 import type { OperationInfo } from '../contract.js';
 import { AuthError, ConnectionError, ResponseValidationError, withCallContext } from '../errors.js';
 import { type Call, contextOf, type Outcome, type Step } from '../pipeline.js';
+import { rootCauseOf, targetOfUrl } from '../root-cause.js';
 import type { OutgoingRequest, Send } from '../transport.js';
 
 export interface SendServices {
@@ -16,6 +17,8 @@ export interface SendServices {
   /** Told of each request and answer (the logger, which redacts). */
   readonly onRequest?: (operationId: string, data: Record<string, unknown>) => void;
   readonly onAnswer?: (operationId: string, data: Record<string, unknown>) => void;
+  /** Scrubs what a failure quotes when no code explains it (the runtime's redaction, which knows the secrets). */
+  readonly scrub?: (text: string) => string;
 }
 
 const querySerializer = createQuerySerializer();
@@ -112,8 +115,17 @@ export function sendStep(services: SendServices): Step {
     name: 'send',
     async run(call, next): Promise<Outcome> {
       void next;
-      const request = await buildRequest(services.baseUrl, call);
+      const built = await buildRequest(services.baseUrl, call);
       const { info } = call;
+      // Where this attempt goes and whether its answer began: the timeout step says so when time runs out.
+      call.state.target = targetOfUrl(built.url);
+      call.state.answeredStatus = undefined;
+      const request: OutgoingRequest = {
+        ...built,
+        onHeaders: (status) => {
+          call.state.answeredStatus = status;
+        },
+      };
       services.onRequest?.(info.operationId, {
         method: request.method,
         path: info.path,
@@ -138,9 +150,12 @@ export function sendStep(services: SendServices): Step {
         }
         // What happened decides the class, not a timer that also ran out: a reset is a reset.
         if (isConnectionFailure(error)) {
-          const failure = new ConnectionError(`${info.operationId}: the connection failed before a complete answer`, contextOf(call), {
-            cause: error,
-          });
+          const root = rootCauseOf(error, request.url, services.scrub);
+          const failure = new ConnectionError(
+            `${info.operationId}: the connection failed before a complete answer: ${root.text}`,
+            contextOf(call),
+            { cause: error, code: root.code, target: root.target },
+          );
           return { kind: 'failure', error: failure, retryable: true, beforeSending: false, maybeExecuted: !neverSent(error) };
         }
         throw error;

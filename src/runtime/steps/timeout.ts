@@ -2,6 +2,7 @@
  * A time limit on each attempt, answer body included. The timer is cleared as soon as the attempt ends
  * (AbortSignal.timeout would keep one alive per call). An attempt the timer ended becomes a TimeoutError,
  * retryable, and maybe executed; what the send step saw first decides otherwise (a reset stays a reset).
+ * Its message says from which host and port no answer came, or that the answer began and its body stalled.
  */
 import { TimeoutError } from '../errors.js';
 import { contextOf, type Step } from '../pipeline.js';
@@ -20,7 +21,13 @@ export function timeoutStep(clientTimeoutMs: number | undefined): Step {
         // The caller's cancellation ends the call with the caller's own reason.
         if (call.signal?.aborted) throw call.signal.reason;
         if (!timer.signal.aborted) throw error;
-        const failure = new TimeoutError(`${call.info.operationId}: no answer within ${timeoutMs} ms`, contextOf(call), { cause: error });
+        const { target, answeredStatus } = call.state;
+        const from = target ? ` from ${target}` : '';
+        const what =
+          answeredStatus === undefined
+            ? `no answer within ${timeoutMs} ms${from}`
+            : `the answer${from} began (status ${answeredStatus}) but its body did not complete within ${timeoutMs} ms`;
+        const failure = new TimeoutError(`${call.info.operationId}: ${what}`, contextOf(call), { cause: error, target, timeoutMs });
         return { kind: 'failure', error: failure, retryable: true, beforeSending: false, maybeExecuted: true };
       } finally {
         clearTimeout(handle);

@@ -197,7 +197,8 @@ describe('auth step: a token that cannot be had', () => {
     expect(outcome).toMatchObject({ kind: 'failure', retryable, beforeSending: true, maybeExecuted: false });
     const failed = outcome as Extract<Outcome, { kind: 'failure' }>;
     expect(failed.error).toBeInstanceOf(thrown.constructor);
-    expect(failed.error.message).toBe(thrown.message);
+    // The token request's words, then that the call itself never left.
+    expect(failed.error.message).toBe(`${thrown.message}; getBalance was not sent`);
     expect(failed.error).toMatchObject({ operationId: 'getBalance', attempts: 1, idempotencyKey: 'key-9' });
     // A copy carries the context: the token request's error may end several calls.
     expect(failed.error).not.toBe(thrown);

@@ -366,8 +366,11 @@ describe('send step: no answer', () => {
     const outcome = failed(await sendOnce(services, operation({ operationId: 'getBalance' })));
     expect(outcome).toMatchObject({ retryable: true, beforeSending: false, maybeExecuted: false });
     expect(outcome.error).toBeInstanceOf(ConnectionError);
-    expect(outcome.error.message).toBe('getBalance: the connection failed before a complete answer');
-    expect(outcome.error.operationId).toBe('getBalance');
+    // The root cause in the message, in one line: the code, the host and port, what it means.
+    expect(outcome.error.message).toBe(
+      `getBalance: the connection failed before a complete answer: ECONNREFUSED 127.0.0.1:${port} (connection refused: nothing listens there)`,
+    );
+    expect(outcome.error).toMatchObject({ operationId: 'getBalance', code: 'ECONNREFUSED', target: `127.0.0.1:${port}` });
     expect(outcome.error.cause).toBeDefined();
   });
 
@@ -442,8 +445,11 @@ describe('send step: with a scripted transport', () => {
         headers: { Prefer: 'x', Authorization: 'Bearer t' },
         body: null,
         signal: controller.signal,
+        onHeaders: expect.any(Function),
       },
     ]);
+    // Where the attempt went, for the timeout step's words.
+    expect(call.state.target).toBe('api.example:443');
     expect(events.map(({ kind, operationId }) => [kind, operationId])).toEqual([
       ['request', 'getItem'],
       ['answer', 'getItem'],

@@ -196,12 +196,15 @@ describe('validate step: scrubbing', () => {
 
 describe('validate step: the error’s context', () => {
   it.each([
-    { given: 'no idempotency key', state: freshState(), want: { attempts: 0, idempotencyKey: undefined } },
+    { given: 'no idempotency key', state: freshState(), want: { attempts: 0 } },
     { given: 'an idempotency key', state: freshState({ idempotencyKey: 'key-123' }), want: { attempts: 0, idempotencyKey: 'key-123' } },
   ])('carries the operationId, attempts 0 and $given', async ({ state, want }) => {
     const { error } = await run(callOf(post, {}, undefined, { state }));
     expect(error).toBeInstanceOf(RequestValidationError);
     expect(error).toMatchObject({ operationId: 'createThing', ...want, outcomeUnknown: false });
+    // Refused before sending: no retry was in question, and no member of the error is left undefined.
+    expect(Object.entries(error as object).filter(([, value]) => value === undefined)).toEqual([]);
+    expect(error).not.toHaveProperty('notRetried');
   });
 });
 
