@@ -2,7 +2,7 @@
  * Client of the Pix message exchange (interface C): login for the `svc-token`, the client certificate
  * (PFX) on every connection, typed `send(message, payload)` validated before sending, the key directory
  * operations, and `poll()`: lossless long polling that hands each new cursor over only after the batch it
- * covers was consumed.
+ * covers was consumed; `parseMessage(name, value)` reads a polled message as the type of its name.
  */
 import {
   createMessagesFacade,
@@ -60,5 +60,13 @@ export { messageTable, operationTable } from '../../generated/messages/operation
 export type { MessageName, MessagePayloads } from '../../generated/messages/operations.js';
 export type { components, operations, paths } from '../../generated/messages/types.js';
 export { pollMessages, type PollOptions, type PolledBatch } from './poll.js';
+export {
+  checkMessage,
+  isMessageName,
+  MessageValidationError,
+  messageNames,
+  type ParseMessageOptions,
+  parseMessage,
+} from './parse.js';
 export * from './builders.js';
 export * from '../runtime/client-options.js';
