@@ -2,6 +2,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import { gzip } from 'node:zlib';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { dirname, extname, join, normalize, sep } from 'node:path';
@@ -19,6 +20,7 @@ import {
 } from './ports.js';
 import { startMockFront } from './mock-front.js';
 import { bundledSpecPath, loadInterface, type InterfaceModules } from '../checks/registry.js';
+import { referenceRoutesFile } from './site.js';
 
 export interface RunningServer {
   readonly url: string;
@@ -139,20 +141,108 @@ const contentTypes: Record<string, string> = {
   '.json': 'application/json',
   '.png': 'image/png',
   '.svg': 'image/svg+xml',
+  '.ico': 'image/x-icon',
 };
 
-/** Serves the files of `siteDir` on `host`:`port` (0 picks a free port). */
+/** What is sent gzipped to a browser that accepts it (the pages and Redoc's script: text, about a quarter of the bytes). */
+const compressible = new Set(['.html', '.js', '.css', '.json', '.svg']);
+
+/** Where a path that is no file of the site goes instead. */
+export type Fallback = { readonly redirect: string } | { readonly choices: readonly string[] } | null;
+
+/**
+ * A path-style link to a section of a reference page, sent to the page with the hash route Redoc reads
+ * (the pages use hash routing; see referencePage in site-pages.ts): `/pix/cob/cob.create` →
+ * `/pix.html#/cob/cob.create`, and — the links of sites built before hash routing, which may be
+ * bookmarked — `/fee-rules` → `/core-banking.html#/fee-rules` when one page alone has that section.
+ * A section several pages have (`/authentication`) gets their list; a path no page owns, null (404).
+ * `pathname` is as sent, percent-encoded; `routes` is the site's routes.json: each reference page's sections.
+ */
+export function referenceFallback(pathname: string, routes: Readonly<Record<string, readonly string[]>>): Fallback {
+  const route = pathname.replace(/^\/+/, '');
+  const [first = '', second = ''] = route.split('/');
+  if (routes[first]?.includes(second.toLowerCase())) return { redirect: `/${first}.html#/${route.slice(first.length + 1)}` };
+  const pages = Object.keys(routes).filter((page) => routes[page]!.includes(first.toLowerCase()));
+  if (pages.length === 1) return { redirect: `/${pages[0]}.html#/${route}` };
+  if (pages.length > 1) return { choices: pages.map((page) => `/${page}.html#/${route}`) };
+  return null;
+}
+
+/** The reference pages' sections, from the site's routes.json (read when needed: the site may be rebuilt while served). */
+function siteRoutes(root: string): Record<string, string[]> {
+  try {
+    return JSON.parse(readFileSync(join(root, referenceRoutesFile), 'utf8')) as Record<string, string[]>;
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * Serves the files of `siteDir` on `host`:`port` (0 picks a free port), with a validator on each file
+ * (`ETag`, `Cache-Control: no-cache`: the browser keeps Redoc's script, which every reference page loads,
+ * and asks again only whether it changed) and gzip when the browser accepts it. A path that is no file
+ * may be a path-style link to a section of a reference page (referenceFallback); otherwise 404.
+ */
 export function serveStatic(siteDir: string, port: number, host: string = defaultHost): Promise<RunningServer> {
   const root = normalize(siteDir);
+  /** Gzipped files by path, kept while their ETag holds. */
+  const gzipped = new Map<string, { etag: string; body: Buffer }>();
   const server: Server = createServer((request, response) => {
-    const pathname = decodeURIComponent(new URL(request.url ?? '/', 'http://localhost').pathname);
-    const file = normalize(join(root, pathname.endsWith('/') ? `${pathname}index.html` : pathname));
-    if (!file.startsWith(root + sep) || !existsSync(file) || !statSync(file).isFile()) {
-      response.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+    // As sent (percent-encoded: no quote, angle bracket or line break, so it goes into a header or the page as it is), and decoded.
+    const sent = new URL(request.url ?? '/', 'http://localhost').pathname;
+    let pathname: string;
+    try {
+      pathname = decodeURIComponent(sent);
+    } catch {
+      response.writeHead(400, { 'content-type': 'text/plain' }).end('bad request');
       return;
     }
-    response.writeHead(200, { 'content-type': contentTypes[extname(file)] ?? 'application/octet-stream' });
-    createReadStream(file).pipe(response);
+    const file = normalize(join(root, pathname.endsWith('/') ? `${pathname}index.html` : pathname));
+    const inside = file.startsWith(root + sep);
+    const stats = inside && existsSync(file) ? statSync(file) : null;
+    if (!stats?.isFile()) {
+      const fallback = inside ? referenceFallback(sent, siteRoutes(root)) : null;
+      if (fallback && 'redirect' in fallback) response.writeHead(302, { location: fallback.redirect, 'content-type': 'text/plain' }).end();
+      else if (fallback) {
+        const links = fallback.choices.map((choice) => `<li><a href="${choice}">${choice}</a></li>`).join('');
+        response
+          .writeHead(300, { 'content-type': 'text/html; charset=utf-8' })
+          .end(`<!doctype html><title>Several pages</title><p>This section is on several reference pages:</p><ul>${links}</ul>`);
+      } else response.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+      return;
+    }
+    const etag = `"${stats.size.toString(36)}-${Math.trunc(stats.mtimeMs).toString(36)}"`;
+    const headers: Record<string, string> = {
+      'content-type': contentTypes[extname(file)] ?? 'application/octet-stream',
+      'cache-control': 'no-cache',
+      etag,
+    };
+    const zip = compressible.has(extname(file)) && /\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''));
+    if (zip) headers.vary = 'accept-encoding';
+    if (request.headers['if-none-match'] === etag) {
+      response.writeHead(304, headers).end();
+      return;
+    }
+    if (!zip) {
+      response.writeHead(200, { ...headers, 'content-length': String(stats.size) });
+      if (request.method === 'HEAD') response.end();
+      else createReadStream(file).pipe(response);
+      return;
+    }
+    const cached = gzipped.get(file);
+    const send = (body: Buffer): void => {
+      response.writeHead(200, { ...headers, 'content-encoding': 'gzip', 'content-length': String(body.length) });
+      response.end(request.method === 'HEAD' ? undefined : body);
+    };
+    if (cached?.etag === etag) return send(cached.body);
+    gzip(readFileSync(file), (error, body) => {
+      if (error) {
+        response.writeHead(500, { 'content-type': 'text/plain' }).end(String(error));
+        return;
+      }
+      gzipped.set(file, { etag, body });
+      send(body);
+    });
   });
   return new Promise((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) =>

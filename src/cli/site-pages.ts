@@ -15,11 +15,39 @@ type Json = Record<string, unknown>;
 /** Whether a member of a spec is an object (not null, not an array). */
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-const style = `body { font: 16px/1.55 system-ui, sans-serif; max-width: 50rem; margin: 0 auto; padding: 1rem 1.25rem 4rem; color: #1d2433; }
-nav { display: flex; flex-wrap: wrap; gap: .4rem 1rem; padding: .8rem 0; border-bottom: 1px solid #dde2ea; margin-bottom: 1.5rem; font-size: .95rem; }
-a { color: #0b5cad; } code, pre { background: #f3f5f8; border-radius: 4px; } code { padding: 0 .25em; } pre { padding: .8rem; overflow-x: auto; }
+/** Styles of the site's own pages (landing page, guides, coverage report). */
+const style = `body { font: 16px/1.55 system-ui, sans-serif; margin: 0; color: #1d2433; }
+main { max-width: 50rem; margin: 0 auto; padding: 1.5rem 1.25rem 4rem; }
+a { color: #0b5cad; } code, pre { background: #f3f5f8; border-radius: 4px; } code { padding: 0 .25em; } pre { padding: .8rem; overflow-x: auto; } pre code { padding: 0; }
 table { border-collapse: collapse; } th, td { border: 1px solid #dde2ea; padding: .3rem .6rem; text-align: left; vertical-align: top; }
 .provisional { color: #8a4b00; font-weight: 600; }`;
+
+/**
+ * Height of the site header, in CSS pixels. The reference pages give it to Redoc as `scrollYOffset`, so
+ * Redoc's sticky sidebar starts below it and a section opened from a link is not hidden under it.
+ */
+export const headerHeight = 48;
+
+/**
+ * Styles of the header, shared by every page; scoped to `.site-header` so they cannot touch Redoc. The
+ * guides menu is a <details> (no script); its panel is `position: fixed` so the header's horizontal
+ * scrolling on a narrow screen does not clip it.
+ */
+const headerStyle = `.site-header { position: sticky; top: 0; z-index: 50; box-sizing: border-box; height: ${headerHeight}px; padding: 0 1rem;
+  background: #fff; border-bottom: 1px solid #dde2ea; font: 14px/1.2 system-ui, sans-serif; }
+.site-header nav { display: flex; align-items: center; gap: 1.1rem; height: 100%; white-space: nowrap; overflow-x: auto; scrollbar-width: none; }
+.site-header a, .site-header summary { color: #0b5cad; text-decoration: none; cursor: pointer; }
+.site-header a:hover, .site-header summary:hover { text-decoration: underline; }
+.site-header a[aria-current="page"] { color: #1d2433; font-weight: 600; }
+.site-header .site-brand { display: flex; align-items: center; gap: .45rem; color: #1d2433; font-weight: 700; font-size: 15px; }
+.site-header summary { list-style: none; }
+.site-header summary::-webkit-details-marker { display: none; }
+.site-header summary::after { content: " ▾"; }
+.site-header details > div { position: fixed; top: ${headerHeight}px; z-index: 51; display: flex; flex-direction: column; gap: .5rem;
+  padding: .75rem 1rem; background: #fff; border: 1px solid #dde2ea; border-radius: 0 0 6px 6px; box-shadow: 0 6px 16px rgb(0 0 0 / 8%); }
+:root.dark .site-header, :root.dark .site-header details > div { background: #1e2128; border-color: #3a3f4b; }
+:root.dark .site-header a, :root.dark .site-header summary { color: #8cb8ff; }
+:root.dark .site-header .site-brand, :root.dark .site-header a[aria-current="page"] { color: #f0f2f5; }`;
 
 export const guideTitles: Record<string, string> = {
   'getting-started': 'Getting started',
@@ -33,26 +61,49 @@ export const guideTitles: Record<string, string> = {
   'updating-a-spec': 'Updating a spec',
 };
 
-/** A page of the site; `depth` is how many folders below the site root it lives. */
-export function layout(title: string, body: string, depth = 0): string {
+/** The <head> lines every page carries: the icon (favicon.ico for every browser, the SVG where it is read) and the header's styles. */
+export function siteHead(depth = 0): string {
   const up = '../'.repeat(depth);
-  const links = [
-    `<a href="${up}index.html">contrato</a>`,
-    ...interfaces.map((info) => `<a href="${up}${info.name}.html">${info.title}</a>`),
-    `<a href="${up}events.html">Webhook events</a>`,
-    `<a href="${up}coverage.html">Coverage</a>`,
-    ...Object.entries(guideTitles).map(([name, text]) => `<a href="${up}guides/${name}.html">${text}</a>`),
-  ];
+  return `<link rel="icon" href="${up}favicon.ico" sizes="32x32">
+<link rel="icon" href="${up}favicon.svg" type="image/svg+xml">
+<style>${headerStyle}</style>`;
+}
+
+/**
+ * The header of every page — the landing page, each interface's reference, the webhook events, the
+ * coverage report and the guides — for the page `current` (its path from the site root, marked in the
+ * header), `depth` folders below the root. Links are relative, so the site works under any prefix.
+ */
+export function siteHeader(current: string, depth = 0): string {
+  const up = '../'.repeat(depth);
+  const link = (page: string, text: string, title?: string): string =>
+    `<a href="${up}${page}"${title ? ` title="${title}"` : ''}${page === current ? ' aria-current="page"' : ''}>${text}</a>`;
+  const guides = Object.entries(guideTitles).map(([name, text]) => link(`guides/${name}.html`, text));
+  return `<header class="site-header"><nav aria-label="Site">
+<a class="site-brand" href="${up}index.html"${current === 'index.html' ? ' aria-current="page"' : ''}><img src="${up}favicon.svg" width="20" height="20" alt="">contrato</a>
+${interfaces.map((info) => link(`${info.name}.html`, info.title.replace(/ API$/, ''), info.title)).join('\n')}
+${link('events.html', 'Webhook events')}
+${link('coverage.html', 'Coverage')}
+<details><summary>Guides</summary><div>
+${guides.join('\n')}
+</div></details>
+</nav></header>`;
+}
+
+/** A page of the site; `page` is its path from the site root (`index.html`, `guides/sandbox.html`). */
+export function layout(title: string, body: string, page: string): string {
+  const depth = page.split('/').length - 1;
   return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title} — contrato</title>
+${siteHead(depth)}
 <style>${style}</style>
 </head>
 <body>
-<nav>${links.join('\n')}</nav>
+${siteHeader(page, depth)}
 <main>
 ${body}
 </main>
@@ -76,7 +127,7 @@ messages and the key directory, and the core banking administrative API. Hand-wr
 single source; from them come typed clients, validators that reject a bad payload before it reaches the bank (naming the field and
 the rule), mocks, and these pages.</p>
 <h2>Interfaces</h2>
-<table><thead><tr><th>Reference</th><th>Letter</th><th>Package subpath</th><th>Mock</th></tr></thead>
+<table><thead><tr><th>Reference</th><th>Letter</th><th>Package subpath</th><th>Mock (<code>npm run mock</code>)</th></tr></thead>
 <tbody>
 ${rows}
 <tr><td><a href="events.html">Webhook events</a></td><td>6</td><td><code>contrato/events</code></td><td>—</td></tr>
@@ -85,7 +136,7 @@ ${rows}
 shapes are the provider's, and every client can replace their routes. The <a href="coverage.html">coverage report</a> lists what is
 described, provisional, or only named.</p>
 <h2>Quick start</h2>
-<pre><code>npm ci &amp;&amp; npm start   # regenerates if stale, serves this site and the mocks on 127.0.0.1
+<pre><code>npm ci &amp;&amp; npm start   # regenerates if stale, serves this site and the sandbox on 127.0.0.1
 npm test              # everything, including the contract tests against the mocks and this site in Chromium</code></pre>
 <h2>Guides</h2>
 <ul>
@@ -93,6 +144,7 @@ ${Object.entries(guideTitles)
   .map(([name, text]) => `<li><a href="guides/${name}.html">${text}</a></li>`)
   .join('\n')}
 </ul>`,
+    'index.html',
   );
 }
 
@@ -117,7 +169,11 @@ export function guidePages(docsDir: string): { name: string; html: string }[] {
       const name = file.slice(0, -'.md'.length);
       return {
         name,
-        html: layout(guideTitles[name] ?? name, guideMarkdown.parse(readFileSync(join(dir, file), 'utf8'), { async: false }), 1),
+        html: layout(
+          guideTitles[name] ?? name,
+          guideMarkdown.parse(readFileSync(join(dir, file), 'utf8'), { async: false }),
+          `guides/${name}.html`,
+        ),
       };
     });
 }
@@ -127,7 +183,16 @@ interface OperationRow {
   readonly method: string;
   readonly path: string;
   readonly provisional: boolean;
+  /** Its section in Redoc: the slug of its first tag. */
+  readonly section: string;
 }
+
+/** Redoc's slug of a tag, the section of its route (`Fee rules` → `fee-rules`, `Crypto risk` → `crypto-risk`). */
+export const sectionSlug = (tag: string): string =>
+  tag
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
 
 function operationsOf(document: Json): OperationRow[] {
   return bundleOperations(document)
@@ -137,6 +202,7 @@ function operationsOf(document: Json): OperationRow[] {
       method: method.toUpperCase(),
       path,
       provisional: operation['x-provisional'] === true,
+      section: sectionSlug(String((operation.tags as unknown[] | undefined)?.[0] ?? '')),
     }));
 }
 
@@ -154,14 +220,14 @@ export function coveragePage(documents: { name: string; title: string; document:
     return `<h2 id="${name}">${title}</h2>
 <p>${rows.length} described (${exact} with the method and path shown, ${rows.length - exact} <span class="provisional">provisional</span>), ${named.length} named only.</p>
 <table><thead><tr><th>operationId</th><th>Method and path</th><th></th></tr></thead><tbody>
-${rows.map((row) => `<tr><td><a href="${name}.html#operation/${encodeURIComponent(row.operationId)}"><code>${row.operationId}</code></a></td><td><code>${row.method} ${escapeHtml(row.path)}</code></td><td>${row.provisional ? '<span class="provisional">Provisional</span>' : ''}</td></tr>`).join('\n')}
+${rows.map((row) => `<tr><td><a href="${name}.html#/${row.section}/${encodeURIComponent(row.operationId.toLowerCase())}"><code>${row.operationId}</code></a></td><td><code>${row.method} ${escapeHtml(row.path)}</code></td><td>${row.provisional ? '<span class="provisional">Provisional</span>' : ''}</td></tr>`).join('\n')}
 </tbody></table>
 ${named.length ? `<h3>Named, not specified</h3><ul>${named.join('\n')}</ul>` : ''}`;
   });
   const report = coverageMarkdown
     ? `<h2>Rules and items of the interface specification</h2>\n${marked.parse(coverageMarkdown, { async: false })}`
     : '';
-  return layout('Coverage', `<h1>Coverage of the interface specification</h1>\n${sections.join('\n')}\n${report}`);
+  return layout('Coverage', `<h1>Coverage of the interface specification</h1>\n${sections.join('\n')}\n${report}`, 'coverage.html');
 }
 
 /**
@@ -189,7 +255,43 @@ export function forReading(document: Json): Json {
   return copy;
 }
 
-/** The webhook deliveries of a document on a page of their own (paths left out). */
+/**
+ * The components `root` refers to, directly or through each other (`$ref`s and discriminator mappings,
+ * every string `#/components/<kind>/<name>`), taken from `components`. Security schemes are kept whole.
+ */
+function componentsUsedBy(root: unknown, components: Json): Json {
+  const used: Record<string, Json> = {};
+  const pending: unknown[] = [root];
+  const visit = (value: unknown): void => {
+    if (typeof value === 'string') {
+      const match = /^#\/components\/([^/]+)\/([^/]+)$/.exec(value);
+      if (!match) return;
+      const [, kind = '', name = ''] = match;
+      const found = (components[kind] as Json | undefined)?.[name];
+      if (found === undefined || (used[kind] as Json | undefined)?.[name] !== undefined) return;
+      used[kind] = { ...used[kind], [name]: found };
+      pending.push(found);
+    } else if (Array.isArray(value)) pending.push(...value);
+    else if (isObject(value)) pending.push(...Object.values(value));
+  };
+  while (pending.length > 0) visit(pending.pop());
+  const ordered: Json = {};
+  for (const kind of Object.keys(components)) {
+    if (kind === 'securitySchemes') ordered[kind] = components[kind];
+    else if (used[kind])
+      ordered[kind] = Object.fromEntries(
+        Object.keys(components[kind] as Json)
+          .filter((name) => name in used[kind]!)
+          .map((name) => [name, used[kind]![name]]),
+      );
+  }
+  return ordered;
+}
+
+/**
+ * The webhook deliveries of a document on a page of their own: paths left out, and of the components
+ * only those the deliveries use (the rest is the accounts API's, already on its own page).
+ */
 export function eventsDocument(document: Json): Json {
   return {
     openapi: document.openapi,
@@ -201,6 +303,58 @@ export function eventsDocument(document: Json): Json {
     },
     paths: {},
     webhooks: document.webhooks,
-    components: document.components,
+    components: componentsUsedBy(document.webhooks, (document.components ?? {}) as Json),
   };
+}
+
+/** The copy of Redoc's script every reference page loads, at the site root. */
+export const redocScript = 'redoc.standalone.js';
+
+/** A reference page as Redoc wrote it, made a page of the site; `routes` are its Redoc sections (`cob`, `fee-rules`, …). */
+export interface ReferencePage {
+  readonly html: string;
+  readonly routes: string[];
+}
+
+/**
+ * Makes the page Redocly's build-docs wrote (without `--inlineBundle`) a page of the site:
+ *
+ * - Redoc's script comes from the site's one copy of it (`redoc.standalone.js`), not from Redocly's CDN and
+ *   not inlined: build-docs either inlines the 2.3 MB bundle in every page or imports it from the CDN; this
+ *   keeps its import and points it at the local file, so the browser loads it once for all six pages.
+ * - Hash routing, as Redoc's `hydrate` does in the browser (`#/fee-rules`, `#/fee-rules/feerules.create`).
+ *   The prerendered sidebar carries history-style links instead (`/fee-rules`: build-docs renders with base
+ *   path `/`), which React's hydration keeps, so they answered 404 when opened in a new tab. Hash routes are
+ *   chosen over a server fallback for them because five pages share sections of the same name
+ *   (`/authentication` is in accounts, pix, messages and core banking; `/invoices` in two), which a server
+ *   cannot tell apart, and because hash routes work wherever the site is put (any static host, a subfolder).
+ *   The prerendered links are rewritten to the ones hydration would render (`#/fee-rules`).
+ * - The icon and the site header, above Redoc (Redoc keeps its sidebar below it: `scrollYOffset`).
+ *
+ * Fails if Redoc's output no longer has the shape this relies on, rather than shipping a broken page.
+ */
+export function referencePage(raw: string, page: string): ReferencePage {
+  const cdnScript = /https:\/\/cdn\.redocly\.com\/redoc\/v[^"'\s]+\/redoc\.standalone\.js/;
+  const preload = new RegExp(`<link rel="modulepreload" href="${cdnScript.source}"[^>]*>`);
+  const importLine = new RegExp(`import \\{ hydrate \\} from "${cdnScript.source}";`);
+  const start = raw.indexOf('<div id="redoc">');
+  const end = raw.lastIndexOf('<script type="module">');
+  const shape = [preload.test(raw), importLine.test(raw), start >= 0 && end > start, raw.includes('</head>'), raw.includes('<body>')];
+  if (shape.includes(false))
+    throw new Error(
+      `${page}: Redoc's page does not have the shape the site expects (${shape.join(', ')}); see referencePage in src/cli/site-pages.ts`,
+    );
+  const routes = new Set<string>();
+  const prerendered = raw.slice(start, end).replace(/ href="\/(?!\/)([^"]*)"/g, (_, route: string) => {
+    const section = route.split('/')[0];
+    if (section) routes.add(section);
+    return ` href="#/${route}"`;
+  });
+  const html = `${raw.slice(0, start)}${prerendered}${raw.slice(end)}`
+    .replace(preload, `<link rel="modulepreload" href="${redocScript}">`)
+    .replace(importLine, `import { hydrate } from "./${redocScript}";`)
+    .replace('</head>', `${siteHead()}\n</head>`)
+    .replace('<body>', `<body>\n${siteHeader(page)}`);
+  if (html.includes('cdn.redocly.com')) throw new Error(`${page}: Redoc's page still loads from Redocly's CDN`);
+  return { html, routes: [...routes].sort() };
 }

@@ -1,8 +1,9 @@
 /**
  * The documentation site: one Redoc page per interface and one of the webhook events, rendered by
- * Redocly's build-docs with the Redoc scripts inlined (no CDN, telemetry off), the landing page, the
- * guides and the coverage report (site-pages.ts). Used by `npm run regenerate` and
- * `contrato docs`. Needs @redocly/cli (a dev dependency of contrato, an optional peer for users).
+ * Redocly's build-docs (telemetry off) and all loading the site's one copy of Redoc's script (no CDN),
+ * the landing page, the guides and the coverage report (site-pages.ts), the icon (favicon.ts). Used by
+ * `npm run regenerate` and `contrato docs`. Needs @redocly/cli (a dev dependency of contrato, an optional
+ * peer for users).
  */
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -14,13 +15,14 @@ import { basename, dirname, extname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { interfaces } from '../interfaces.js';
 import { bundledSpecPath } from '../checks/registry.js';
+import { faviconIco, faviconSvg } from './favicon.js';
 
 const run = promisify(execFile);
 
-function redoclyBin(): string {
+function redoclyDir(): string {
   const require = createRequire(import.meta.url);
   try {
-    return join(dirname(require.resolve('@redocly/cli/package.json')), 'bin/cli.js');
+    return dirname(require.resolve('@redocly/cli/package.json'));
   } catch {
     throw new Error('building the docs needs @redocly/cli: npm install --save-dev @redocly/cli');
   }
@@ -30,15 +32,28 @@ function redoclyBin(): string {
 const cdnLogos = ['https://cdn.redoc.ly/redoc/logo-mini-full.svg', 'https://cdn.redoc.ly/redoc/logo-mini.svg'];
 const blankSvg = 'data:image/svg+xml,%3Csvg xmlns=%22http://www.w3.org/2000/svg%22 width=%221%22 height=%221%22/%3E';
 
-async function buildReferencePage(specPath: string, output: string): Promise<void> {
-  await run(process.execPath, [redoclyBin(), 'build-docs', specPath, '--output', output, '--inlineBundle', '--lint-config', 'off'], {
+/**
+ * Redoc's browser script, the very file build-docs inlines with `--inlineBundle` (and whose CDN copy it
+ * imports without it), with the footer logo made local. The site serves it once, for every reference page.
+ */
+function redocScriptText(): string {
+  const file = join(redoclyDir(), 'lib/chunks/redoc.standalone.js');
+  if (!existsSync(file)) throw new Error(`Redoc's script is not at ${file}: a new @redocly/cli? see redocScriptText in src/cli/site.ts`);
+  return cdnLogos.reduce((script, logo) => script.replaceAll(logo, blankSvg), readFileSync(file, 'utf8'));
+}
+
+/** Renders `specPath` with Redoc into a page of the site named `page` (the file written is `output`); returns its Redoc sections. */
+async function buildReferencePage(specPath: string, output: string, page: string): Promise<string[]> {
+  const { headerHeight, referencePage } = await import('./site-pages.js');
+  // Without --inlineBundle: the page imports Redoc's script, which referencePage points at the site's copy.
+  const args = ['build-docs', specPath, '--output', output, '--lint-config', 'off', `--openapi.scrollYOffset=${headerHeight}`];
+  await run(process.execPath, [join(redoclyDir(), 'bin/cli.js'), ...args], {
     env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1' },
     maxBuffer: 16 * 1024 * 1024,
   });
-  writeFileSync(
-    output,
-    cdnLogos.reduce((html, logo) => html.replaceAll(logo, blankSvg), readFileSync(output, 'utf8')),
-  );
+  const { html, routes } = referencePage(readFileSync(output, 'utf8'), page);
+  writeFileSync(output, html);
+  return routes;
 }
 
 /** The project's docs folder (guides, coverage report), when contrato runs from its repository. */
@@ -50,7 +65,9 @@ function docsDir(): string | null {
   return null;
 }
 
-/** Builds the site into `siteDir` unless it was already built from the same sources. Returns whether it built. */
+/** The file of the site that lists each reference page's Redoc sections: `{ "core-banking": ["accounts", "fee-rules", …] }`. */
+export const referenceRoutesFile = 'routes.json';
+
 export interface BuildSiteOptions {
   readonly force?: boolean;
   /** One line per page built. */
@@ -83,7 +100,7 @@ const parallelPageBuilds = 2;
  */
 export async function buildSite(siteDir: string, options: BuildSiteOptions = {}): Promise<boolean> {
   // Loaded here: the pages need `marked`, an optional peer like @redocly/cli, which only building the site needs.
-  const { coveragePage, eventsDocument, forReading, guidePages, landingPage } = await import('./site-pages.js');
+  const { coveragePage, eventsDocument, forReading, guidePages, landingPage, redocScript } = await import('./site-pages.js');
   const docs = docsDir();
   const guides = docs ? guidePages(docs) : [];
   const coveragePath = docs ? join(docs, 'coverage.md') : null;
@@ -102,6 +119,7 @@ export async function buildSite(siteDir: string, options: BuildSiteOptions = {})
     // The code that makes the pages is an input too.
     .update(readFileSync(fileURLToPath(import.meta.url)))
     .update(readFileSync(fileURLToPath(new URL(`./site-pages${extname(fileURLToPath(import.meta.url))}`, import.meta.url))))
+    .update(readFileSync(fileURLToPath(new URL(`./favicon${extname(fileURLToPath(import.meta.url))}`, import.meta.url))))
     .update(JSON.stringify(documents))
     .update(JSON.stringify(pages))
     .digest('hex');
@@ -118,17 +136,26 @@ export async function buildSite(siteDir: string, options: BuildSiteOptions = {})
       { name: 'events', document: forReading(eventsDocument(documents.find((entry) => entry.name === 'accounts')!.document)) },
     ];
     const queue = [...references];
+    const routes: Record<string, string[]> = {};
     const worker = async (): Promise<void> => {
       for (let next = queue.shift(); next; next = queue.shift()) {
         const started = Date.now();
         const input = join(scratch, `${next.name}.json`);
         writeFileSync(input, JSON.stringify(next.document));
-        await buildReferencePage(input, join(building, `${next.name}.html`));
+        routes[next.name] = await buildReferencePage(input, join(building, `${next.name}.html`), `${next.name}.html`);
         options.log?.(`  ✓ ${`${next.name}: reference page (redoc)`.padEnd(34)} ${Date.now() - started} ms`);
       }
     };
     await Promise.all(Array.from({ length: parallelPageBuilds }, worker));
     for (const page of pages) writeFileSync(join(building, page.file), page.html);
+    writeFileSync(join(building, redocScript), redocScriptText());
+    writeFileSync(join(building, 'favicon.svg'), faviconSvg);
+    writeFileSync(join(building, 'favicon.ico'), faviconIco());
+    // The Redoc sections of each reference page, for the docs server's redirects of path-style links (servers.ts).
+    writeFileSync(
+      join(building, referenceRoutesFile),
+      `${JSON.stringify(Object.fromEntries(references.map(({ name }) => [name, routes[name]])), null, 2)}\n`,
+    );
     writeFileSync(join(building, '.stamp'), stamp);
     replaceFolder(building, siteDir);
   } finally {

@@ -1,7 +1,12 @@
-/** The documentation site: built offline from the bundled specs and served on loopback. */
+/**
+ * The documentation site over plain HTTP: built offline from the bundled specs and served on loopback;
+ * the reference pages share one copy of Redoc's script; the icon; the redirects of path-style links to
+ * the reference pages' sections, and a 404 for a path no page owns; validators and gzip.
+ */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundledSpecPath } from '../../src/checks/registry.js';
 import { serveStatic, type RunningServer } from '../../src/cli/servers.js';
@@ -20,6 +25,10 @@ afterAll(async () => {
   rmSync(siteDir, { recursive: true, force: true });
 });
 
+/** A request that does not follow redirects. */
+const get = (path: string, headers: Record<string, string> = {}): Promise<Response> =>
+  fetch(`${server.url}${path}`, { redirect: 'manual', headers });
+
 describe('documentation site', () => {
   it('serves a landing page linking every interface', async () => {
     const response = await fetch(`${server.url}/`);
@@ -29,12 +38,17 @@ describe('documentation site', () => {
   });
 
   it.each(interfaces.map((info) => info.name))(
-    'serves the %s reference with the Redoc scripts inlined and every operationId',
+    'serves the %s reference, loading the site’s one copy of Redoc’s script, with every operationId',
     async (name) => {
       const response = await fetch(`${server.url}/${name}.html`);
       expect(response.status).toBe(200);
       const html = await response.text();
       expect(html).not.toMatch(/<script[^>]+src="https?:/);
+      expect(html).not.toContain('cdn.redocly.com');
+      expect(html).toContain('import { hydrate } from "./redoc.standalone.js";');
+      // Not inlined: the page is its prerendered HTML, its styles and its definition.
+      expect(html).not.toContain('export{RedocStandalone');
+      expect(html).toContain('<header class="site-header">');
       const spec = JSON.parse(readFileSync(bundledSpecPath(name), 'utf8')) as {
         paths: Record<string, Record<string, { operationId?: string }>>;
       };
@@ -47,15 +61,140 @@ describe('documentation site', () => {
     },
   );
 
+  it('routes by hash: the prerendered Redoc links and the coverage report’s links name sections and operations the pages have', async () => {
+    const routes = JSON.parse(readFileSync(join(siteDir, 'routes.json'), 'utf8')) as Record<string, string[]>;
+    expect(Object.keys(routes).sort()).toEqual([...interfaces.map((info) => info.name), 'events'].sort());
+    for (const [page, sections] of Object.entries(routes)) {
+      const html = await (await fetch(`${server.url}/${page}.html`)).text();
+      const prerendered = html.slice(html.indexOf('<div id="redoc">'), html.lastIndexOf('<script type="module">'));
+      // No history-style link left (they answered 404 when opened in a new tab).
+      expect(prerendered.match(/ href="\/[^"]*"/g) ?? [], page).toEqual([]);
+      for (const section of sections) expect(prerendered, page).toContain(` href="#/${section}"`);
+    }
+    const coverage = await (await fetch(`${server.url}/coverage.html`)).text();
+    const links = [...coverage.matchAll(/href="([a-z-]+)\.html#\/([^"/]+)\/([^"/]+)"/g)];
+    const operationIds = Object.fromEntries(
+      interfaces.map((info) => {
+        const spec = JSON.parse(readFileSync(bundledSpecPath(info.name), 'utf8')) as { paths: Record<string, Record<string, unknown>> };
+        const ids = Object.values(spec.paths)
+          .flatMap((item) => Object.values(item))
+          .flatMap((op) => (typeof op === 'object' && op !== null && 'operationId' in op ? [String(op.operationId).toLowerCase()] : []));
+        return [info.name, ids];
+      }),
+    );
+    // One link per operation, to its section and its route as Redoc names them.
+    expect(links.length).toBe(Object.values(operationIds).flat().length);
+    for (const [, page = '', section = '', operation = ''] of links) {
+      expect(routes[page], page).toContain(section);
+      expect(operationIds[page], page).toContain(decodeURIComponent(operation));
+    }
+  });
+
+  it('serves Redoc’s script once for all pages, as JavaScript', async () => {
+    const response = await fetch(`${server.url}/redoc.standalone.js`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    const script = await response.text();
+    expect(script).toContain('export{RedocStandalone,hydrate,init}');
+    expect(script).not.toContain('https://cdn.redoc.ly/');
+  });
+
+  it('serves the icon at /favicon.ico (an ICO holding a 32×32 PNG) and /favicon.svg, and every page links it', async () => {
+    const ico = await fetch(`${server.url}/favicon.ico`);
+    expect(ico.status).toBe(200);
+    expect(ico.headers.get('content-type')).toBe('image/x-icon');
+    const bytes = Buffer.from(await ico.arrayBuffer());
+    expect([...bytes.subarray(0, 6)]).toEqual([0, 0, 1, 0, 1, 0]);
+    expect([bytes[6], bytes[7]]).toEqual([32, 32]);
+    const offset = bytes.readUInt32LE(18);
+    expect(bytes.subarray(offset, offset + 8).toString('latin1')).toBe('\x89PNG\r\n\x1a\n');
+    expect(offset + bytes.readUInt32LE(14)).toBe(bytes.length);
+    const svg = await fetch(`${server.url}/favicon.svg`);
+    expect(svg.status).toBe(200);
+    expect(svg.headers.get('content-type')).toBe('image/svg+xml');
+    for (const page of ['index.html', 'coverage.html', 'pix.html', 'events.html'])
+      expect(await (await fetch(`${server.url}/${page}`)).text()).toContain('<link rel="icon" href="favicon.ico"');
+    expect(await (await fetch(`${server.url}/guides/sandbox.html`)).text()).toContain('<link rel="icon" href="../favicon.ico"');
+  });
+
+  it('sends a path-style link to a section to its reference page (hash route), and answers 404 for a path no page owns', async () => {
+    const redirects: [string, string][] = [
+      ['/pix/cob', '/pix.html#/cob'],
+      ['/core-banking/fee-rules', '/core-banking.html#/fee-rules'],
+      ['/core-banking/fee-rules/feerules.create', '/core-banking.html#/fee-rules/feerules.create'],
+      ['/accounts/authentication', '/accounts.html#/authentication'],
+      ['/events/events', '/events.html#/events'],
+      // Links of the sites built before hash routing, when one page alone has the section.
+      ['/fee-rules', '/core-banking.html#/fee-rules'],
+      ['/cob', '/pix.html#/cob'],
+    ];
+    for (const [path, location] of redirects) {
+      const response = await get(path);
+      expect(response.status, path).toBe(302);
+      expect(response.headers.get('location'), path).toBe(location);
+      // Followed, as a browser does on a fresh load.
+      expect((await fetch(`${server.url}${path}`)).status, path).toBe(200);
+    }
+    // A section of several pages: the list of them.
+    const several = await get('/authentication');
+    expect(several.status).toBe(300);
+    const choices = await several.text();
+    for (const page of ['accounts', 'pix', 'messages', 'core-banking']) expect(choices).toContain(`href="/${page}.html#/authentication"`);
+    for (const path of [
+      '/nope',
+      '/nope.html',
+      '/core-banking/nope',
+      '/pix.html/cob',
+      '/guides/nope.html',
+      '/core-banking/',
+      '/guides/',
+      '/guides',
+    ])
+      expect((await get(path)).status, path).toBe(404);
+    expect((await get('/%E0%A4%A')).status).toBe(400);
+    // What the path carries stays encoded in the redirect and the list (no header split, no markup).
+    const split = await get('/fee-rules/%0D%0ASet-Cookie:%20x=1');
+    expect(split.status).toBe(302);
+    expect(split.headers.get('location')).toBe('/core-banking.html#/fee-rules/%0D%0ASet-Cookie:%20x=1');
+    expect(split.headers.get('set-cookie')).toBeNull();
+    const markup = await (await get('/authentication/%3Cscript%3Ealert(1)%3C/script%3E')).text();
+    expect(markup).not.toContain('<script');
+    expect(markup).toContain('href="/pix.html#/authentication/%3Cscript%3Ealert(1)%3C/script%3E"');
+  });
+
+  it('revalidates (ETag, 304) and gzips for a browser that accepts it', async () => {
+    const first = await get('/redoc.standalone.js', { 'accept-encoding': 'identity' });
+    const etag = first.headers.get('etag');
+    expect(etag).toMatch(/^"[0-9a-z]+-[0-9a-z]+"$/);
+    expect(first.headers.get('cache-control')).toBe('no-cache');
+    expect(first.headers.get('content-encoding')).toBeNull();
+    const plain = Buffer.from(await first.arrayBuffer());
+    expect((await get('/redoc.standalone.js', { 'if-none-match': etag! })).status).toBe(304);
+    // undici's fetch would unzip: read the bytes as sent.
+    const { request } = await import('node:http');
+    const zipped = await new Promise<{ encoding: string | undefined; body: Buffer }>((resolve, reject) => {
+      request(`${server.url}/redoc.standalone.js`, { headers: { 'accept-encoding': 'gzip, br' } }, (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => resolve({ encoding: response.headers['content-encoding'], body: Buffer.concat(chunks) }));
+      })
+        .on('error', reject)
+        .end();
+    });
+    expect(zipped.encoding).toBe('gzip');
+    expect(zipped.body.length).toBeLessThan(plain.length / 3);
+    expect(gunzipSync(zipped.body).equals(plain)).toBe(true);
+  });
+
   it('does not rebuild when nothing changed, and refuses paths outside the site', async () => {
     await expect(buildSite(siteDir)).resolves.toBe(false);
     const outside = join(siteDir, '..', `${siteDir.split('/').pop()}-outside.txt`);
     writeFileSync(outside, 'not for the web');
     try {
-      expect((await fetch(`${server.url}/..%2f${outside.split('/').pop()}`)).status).toBe(404);
+      expect((await get(`/..%2f${outside.split('/').pop()}`)).status).toBe(404);
     } finally {
       rmSync(outside);
     }
-    expect((await fetch(`${server.url}/nope.html`)).status).toBe(404);
+    expect((await get('/nope.html')).status).toBe(404);
   });
 });
