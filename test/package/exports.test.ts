@@ -1,6 +1,7 @@
 /**
- * package.json exports what the interface definitions say: a subpath per interface with its types, and
- * the bundled spec of every document. Adding an interface without its export fails here.
+ * package.json exports what the interface definitions say: a subpath per interface with its types (ES module,
+ * and for require() a CommonJS entry with its .d.cts), and the bundled spec of every document. Adding an
+ * interface without its export fails here.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -8,11 +9,42 @@ import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../../scripts/lib.js';
 import { definitions } from '../helpers/interfaces.js';
 
-const exportsField = (JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as { exports: Record<string, unknown> }).exports;
+const manifest = JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as {
+  exports: Record<string, unknown>;
+  main: string;
+  types: string;
+  typesVersions: Record<string, Record<string, string[]>>;
+};
+const exportsField = manifest.exports;
+/** A module subpath's entry: require() first (Node and TypeScript take the first condition that matches). */
+const moduleEntry = (base: string) => ({
+  require: { types: `${base}.d.cts`, default: `${base}.cjs` },
+  types: `${base}.d.ts`,
+  default: `${base}.js`,
+});
 
 describe('package.json exports', () => {
   it.each(definitions.map((definition) => definition.name))('contrato/%s points at the interface module and its types', (name) => {
-    expect(exportsField[`./${name}`]).toEqual({ types: `./dist/src/${name}/index.d.ts`, default: `./dist/src/${name}/index.js` });
+    expect(exportsField[`./${name}`]).toEqual(moduleEntry(`./dist/src/${name}/index`));
+    expect(Object.keys(exportsField[`./${name}`] as object)[0]).toBe('require');
+  });
+
+  it.each(['.', './events', './formats'])('%s has the same two faces', (subpath) => {
+    expect(exportsField[subpath]).toEqual(moduleEntry(subpath === '.' ? './dist/src/index' : `./dist/src/${subpath.slice(2)}/index`));
+  });
+
+  it('gives resolvers that ignore exports (TypeScript node10) the CommonJS face of every subpath', () => {
+    expect(manifest.main).toBe('./dist/src/index.cjs');
+    expect(manifest.types).toBe('./dist/src/index.d.cts');
+    const expected = Object.fromEntries(
+      Object.entries(exportsField)
+        .filter(([subpath]) => subpath !== '.' && subpath !== './package.json')
+        .map(([subpath, target]) => [
+          subpath.slice(2),
+          [typeof target === 'string' ? target : (target as ReturnType<typeof moduleEntry>).require.types],
+        ]),
+    );
+    expect(manifest.typesVersions).toEqual({ '*': expected });
   });
 
   it.each(definitions.flatMap((definition) => definition.documents.map((document) => document.name)))(

@@ -1,12 +1,15 @@
 /**
- * The published package as a user gets it: `npm pack`, then an independent consumer project that
- * installs the tarball (from the npm cache where it can), type-checks a file using every subpath under strict settings, runs it
- * against the Prism mocks, `require()`s the package, runs the bin; the tarball holds no tests or
- * scripts; publint and attw are clean; and bundling one interface pulls in no other interface's validators.
+ * The published package as a user gets it: `npm pack`, then independent consumer projects that install the
+ * tarball (from the npm cache where it can) without an install-script warning — an ES module one (module
+ * NodeNext) and a CommonJS one ("type": "commonjs", module node16) — each type-checks the same file using every
+ * subpath under strict settings and runs it against the Prism mocks; `require()` of the package, the bin, and
+ * `npx contrato` in the checkout with no build; the tarball holds the license and the changelog and no tests
+ * or scripts; publint, attw (every resolution mode) and `npm publish --dry-run` are clean; the lockfile records
+ * no download address; and bundling one interface pulls in no other interface's validators.
  */
 import { execFile, execFileSync, spawnSync } from 'node:child_process';
 import { promisify } from 'node:util';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,16 +25,33 @@ const require = createRequire(import.meta.url);
 const execFileAsync = promisify(execFile);
 const work = mkdtempSync(join(tmpdir(), 'contrato-package-'));
 const consumer = join(work, 'consumer');
+/** The CommonJS project: a folder of the consumer with its own package.json, sharing its node_modules. */
+const cjsConsumer = join(consumer, 'cjs');
 let tarball = '';
+/** What `npm install` of the tarball printed on stderr. */
+let installWarnings = '';
 let pki: TestPki;
 const mocks: RunningServer[] = [];
+// npm hands its settings to the processes it starts (vitest under npm test, so these): `nodedir`, a setting of
+// this machine's npmrc that npm 11 no longer knows, would come back as an "Unknown env config" warning.
+const { npm_config_nodedir: _nodedir, ...inherited } = process.env;
+const npmEnv = { ...inherited, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' };
 const npm = (args: string[], cwd: string) =>
-  execFileSync('npm', args, {
-    cwd,
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' },
-  });
+  execFileSync('npm', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: npmEnv });
+const manifestOf = (folder: string) => JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8')) as Record<string, unknown>;
+/** The settings both consumers type-check with, as strict as contrato's own. */
+const strictOptions = {
+  strict: true,
+  noUncheckedIndexedAccess: true,
+  exactOptionalPropertyTypes: true,
+  resolveJsonModule: true,
+  skipLibCheck: false,
+  types: ['node'],
+  outDir: 'out',
+};
+/** The warnings in what npm printed (`npm warn …`), less the one about this machine's npmrc (`nodedir`, see above). */
+const npmWarnings = (stderr: string): string[] =>
+  stderr.split('\n').filter((line) => /^npm warn/i.test(line) && !/Unknown user config "nodedir"/.test(line));
 
 beforeAll(() => {
   const packed = JSON.parse(npm(['pack', '--json', '--pack-destination', work], projectRoot)) as { filename: string }[];
@@ -55,25 +75,35 @@ beforeAll(() => {
   writeFileSync(
     join(consumer, 'tsconfig.json'),
     JSON.stringify({
-      compilerOptions: {
-        target: 'ES2022',
-        module: 'NodeNext',
-        moduleResolution: 'NodeNext',
-        strict: true,
-        noUncheckedIndexedAccess: true,
-        exactOptionalPropertyTypes: true,
-        resolveJsonModule: true,
-        skipLibCheck: false,
-        types: ['node'],
-        outDir: 'out',
-      },
-      files: ['consumer.ts'],
+      compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', ...strictOptions },
+      files: ['esm.ts', 'calls.ts'],
     }),
   );
-  copyFileSync(join(projectRoot, 'test/package/consumer/consumer.ts'), join(consumer, 'consumer.ts'));
+  mkdirSync(cjsConsumer);
+  writeFileSync(
+    join(cjsConsumer, 'package.json'),
+    JSON.stringify({ name: 'contrato-cjs-consumer', private: true, type: 'commonjs' }, null, 2),
+  );
+  writeFileSync(
+    join(cjsConsumer, 'tsconfig.json'),
+    JSON.stringify({
+      compilerOptions: { target: 'ES2022', module: 'node16', moduleResolution: 'node16', ...strictOptions },
+      files: ['cjs.ts', 'calls.ts'],
+    }),
+  );
+  for (const [file, folder] of [
+    ['esm.ts', consumer],
+    ['calls.ts', consumer],
+    ['cjs.ts', cjsConsumer],
+    ['calls.ts', cjsConsumer],
+  ] as const) {
+    copyFileSync(join(projectRoot, 'test/package/consumer', file), join(folder, file));
+  }
   // The cache first (npm ci filled it with the tarballs of contrato's own dependencies), the registry for
   // what it lacks: a fresh machine's cache has no registry metadata, so --offline would fail there.
-  npm(['install', '--prefer-offline', '--no-package-lock'], consumer);
+  const install = spawnSync('npm', ['install', '--prefer-offline', '--no-package-lock'], { cwd: consumer, encoding: 'utf8', env: npmEnv });
+  if (install.status !== 0) throw new Error(`npm install of the tarball failed:\n${install.stderr}`);
+  installWarnings = install.stderr;
   pki = createTestPki();
 }, 240_000);
 
@@ -83,25 +113,67 @@ afterAll(async () => {
   rmSync(work, { recursive: true, force: true });
 });
 
+/** The mocks of every interface, started once for both consumers; the variables their addresses go in. */
+let mockEnvironment: Promise<Record<string, string>> | undefined;
+function startMocks(): Promise<Record<string, string>> {
+  mockEnvironment ??= (async () => {
+    // ACCOUNTS_URL, PIX_URL, …: one address per interface, as the README's examples read them.
+    const env: Record<string, string> = {};
+    for (const definition of definitions) {
+      const mock = await startMock(definition.name, await freePort());
+      mocks.push(mock);
+      env[addressVariableOf(definition.name)] = mock.url;
+    }
+    const pfx = join(work, 'client.pfx');
+    writeFileSync(pfx, pki.clientPfx);
+    return { ...env, CLIENT_PFX: pfx, CLIENT_PFX_PASSPHRASE: pki.pfxPassphrase };
+  })();
+  return mockEnvironment;
+}
+
+/** What each consumer prints: the same answers whichever module system loaded contrato. */
+const consumerAnswers = {
+  accounts: expect.any(Number),
+  pix: expect.any(String),
+  coreBanking: true,
+  coreBankingError: 404,
+  messages: expect.any(Object),
+  events: 'invoice-90215-invoice.paid',
+  formats: true,
+  qr: true,
+  specs: 'Pix receiving API',
+  interfaces: 'accounts,pix,pix-location,messages,core-banking',
+};
+
 describe('the packed contrato', () => {
-  it('holds the built package and nothing of test/ or scripts/', () => {
+  it('holds the built package, its license and changelog, and nothing of test/ or scripts/', () => {
     const files = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).split('\n').filter(Boolean);
     expect(files.filter((file) => /^package\/(test|scripts|specs|src|generated)\//.test(file))).toEqual([]);
     for (const expected of [
       'package/dist/src/index.js',
       'package/dist/src/index.d.ts',
+      'package/dist/src/index.cjs',
+      'package/dist/src/index.d.cts',
       'package/dist/src/accounts/index.d.ts',
       'package/dist/src/messages/index.js',
       'package/dist/src/events/index.js',
+      'package/dist/src/formats/qr.js',
       'package/dist/generated/pix/openapi.json',
       'package/dist/src/cli/main.js',
+      'package/bin/contrato.js',
       'package/README.md',
+      'package/LICENSE',
+      'package/CHANGELOG.md',
     ]) {
       expect(files).toContain(expected);
     }
-    const manifest = JSON.parse(readFileSync(join(consumer, 'node_modules/contrato/package.json'), 'utf8')) as {
+    // Every declaration file has its CommonJS twin, so no import inside a .d.cts leads out of CommonJS.
+    const declarations = files.filter((file) => file.endsWith('.d.ts'));
+    expect(declarations.filter((file) => !files.includes(file.replace(/\.d\.ts$/, '.d.cts')))).toEqual([]);
+    const manifest = manifestOf(join(consumer, 'node_modules/contrato')) as {
       sideEffects: boolean;
       exports: Record<string, unknown>;
+      scripts: Record<string, string>;
     };
     expect(manifest.sideEffects).toBe(false);
     expect(Object.keys(manifest.exports)).toEqual(
@@ -119,55 +191,110 @@ describe('the packed contrato', () => {
         './specs/core-banking.json',
       ]),
     );
+    // Nothing npm would run when the package is installed (prepare included: npm flags it as an install script).
+    expect(Object.keys(manifest.scripts).filter((name) => /^(pre|post)?(install|prepare)$/.test(name))).toEqual([]);
   });
 
-  it('type-checks a consumer of every subpath under strict settings', () => {
+  it('installs without a warning (no install script to approve)', () => {
+    expect(npmWarnings(installWarnings)).toEqual([]);
+  });
+
+  it('is licensed as its LICENSE says, with the metadata a provenance-signed publish needs', () => {
+    const manifest = manifestOf(projectRoot) as {
+      license: string;
+      repository: { type: string; url: string };
+      homepage: string;
+      bugs: { url: string };
+      keywords: string[];
+      publishConfig: Record<string, unknown>;
+    };
+    expect(manifest.license).toBe('Apache-2.0');
+    expect(readFileSync(join(projectRoot, 'LICENSE'), 'utf8')).toMatch(/^\s*Apache License\s+Version 2\.0, January 2004/);
+    // One repository: homepage and bugs are its pages; provenance is checked against repository.url.
+    const repository = /^git\+(https:\/\/github\.com\/[\w.-]+\/[\w.-]+)\.git$/.exec(manifest.repository.url)?.[1];
+    expect(repository, manifest.repository.url).toBeDefined();
+    expect(manifest.repository.type).toBe('git');
+    expect(manifest.homepage).toBe(`${repository}#readme`);
+    expect(manifest.bugs.url).toBe(`${repository}/issues`);
+    expect(manifest.keywords).toEqual(expect.arrayContaining(['pix', 'openapi']));
+    // No registry named here (the machine's npm settings decide where it goes).
+    expect(manifest.publishConfig).toEqual({ access: 'public', provenance: true });
+  });
+
+  it('npm publish --dry-run exits 0 without a warning', () => {
+    // As a publisher who is logged in: a user config with a placeholder token for the configured registry and
+    // nothing else (npm warns "requires you to be logged in" otherwise). Nothing is sent: this is a dry run.
+    const registry = new URL(execFileSync('npm', ['config', 'get', 'registry'], { encoding: 'utf8', env: npmEnv }).trim());
+    const userConfig = join(work, 'publisher.npmrc');
+    writeFileSync(userConfig, `//${registry.host}${registry.pathname}:_authToken=dry-run-placeholder\n`);
+    const run = spawnSync('npm', ['publish', '--dry-run', '--userconfig', userConfig], { cwd: projectRoot, encoding: 'utf8', env: npmEnv });
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stderr.split('\n').filter((line) => /^npm (warn|error)/i.test(line))).toEqual([]);
+    expect(run.stderr).toMatch(/\(dry-run\)/);
+  }, 120_000);
+
+  it('records no download address in the lockfile, and keeps every platform of Biome', () => {
+    const lock = readFileSync(join(projectRoot, 'package-lock.json'), 'utf8');
+    expect(lock).not.toMatch(/"resolved":/);
+    const packages = (JSON.parse(lock) as { packages: Record<string, unknown> }).packages;
+    const biome = Object.keys(
+      (manifestOf(join(projectRoot, 'node_modules/@biomejs/biome')) as { optionalDependencies: Record<string, string> })
+        .optionalDependencies,
+    );
+    expect(biome.length).toBeGreaterThan(5);
+    expect(biome.filter((name) => !(`node_modules/${name}` in packages))).toEqual([]);
+  });
+
+  it('type-checks an ES module consumer of every subpath under strict settings (module NodeNext)', () => {
     const run = spawnSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', consumer], { encoding: 'utf8' });
     expect(run.stdout + run.stderr).toBe('');
     expect(run.status).toBe(0);
   }, 120_000);
 
-  it('runs the consumer against the mocks of all four interfaces', async () => {
-    // ACCOUNTS_URL, PIX_URL, …: one address per interface, as the README's examples read them.
-    const ports = Object.fromEntries(definitions.map((definition) => [addressVariableOf(definition.name), definition.name]));
-    const env: Record<string, string> = {};
-    for (const [variable, name] of Object.entries(ports)) {
-      const mock = await startMock(name, await freePort());
-      mocks.push(mock);
-      env[variable] = mock.url;
-    }
-    const pfx = join(work, 'client.pfx');
-    writeFileSync(pfx, pki.clientPfx);
-    // Asynchronously: the mocks' fronts run in this process and must keep answering meanwhile.
-    const run = await execFileAsync(process.execPath, [join(consumer, 'out/consumer.js')], {
-      cwd: consumer,
-      encoding: 'utf8',
-      env: { ...process.env, ...env, CLIENT_PFX: pfx, CLIENT_PFX_PASSPHRASE: pki.pfxPassphrase },
-    });
-    expect(run.stderr).toBe('');
-    expect(JSON.parse(run.stdout)).toEqual({
-      accounts: expect.any(Number),
-      pix: expect.any(String),
-      coreBanking: true,
-      coreBankingError: 404,
-      messages: expect.any(Object),
-      events: 'invoice-90215-invoice.paid',
-      formats: true,
-      specs: 'Pix receiving API',
-      interfaces: 'accounts,pix,pix-location,messages,core-banking',
-    });
+  it('type-checks the same consumer as CommonJS ("type": "commonjs", module node16): no TS1479', () => {
+    const run = spawnSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', cjsConsumer], { encoding: 'utf8' });
+    expect(run.stdout + run.stderr).toBe('');
+    expect(run.status).toBe(0);
   }, 120_000);
 
-  it('works with require() on this Node (require of ES modules)', () => {
+  it('runs the ES module consumer against the mocks of all four interfaces', async () => {
+    const env = await startMocks();
+    // Asynchronously: the mocks' fronts run in this process and must keep answering meanwhile.
+    const run = await execFileAsync(process.execPath, [join(consumer, 'out/esm.js')], {
+      cwd: consumer,
+      encoding: 'utf8',
+      env: { ...process.env, ...env },
+    });
+    expect(run.stderr).toBe('');
+    expect(JSON.parse(run.stdout)).toEqual({ ...consumerAnswers, format: 'esm' });
+  }, 120_000);
+
+  it('runs the CommonJS consumer against the same mocks, through the .cjs entry points', async () => {
+    const env = await startMocks();
+    const run = await execFileAsync(process.execPath, [join(cjsConsumer, 'out/cjs.js')], {
+      cwd: cjsConsumer,
+      encoding: 'utf8',
+      env: { ...process.env, ...env },
+    });
+    expect(run.stderr).toBe('');
+    expect(JSON.parse(run.stdout)).toEqual({ ...consumerAnswers, format: 'cjs', entry: 'dist/src/formats/index.cjs' });
+  }, 120_000);
+
+  it('works with require() on this Node (the ES modules behind the .cjs entry points, one instance)', () => {
     const run = spawnSync(
       process.execPath,
       [
         '-e',
-        "const f = require('contrato/formats'); const e = require('contrato/events'); console.log(f.checkFormat('cnpj', '11222333000181').valid, typeof e.parseEvent)",
+        [
+          "const f = require('contrato/formats'); const e = require('contrato/events');",
+          "const viaRequire = require('contrato/core-banking').ProblemError;",
+          "import('contrato/core-banking').then((m) => console.log(f.checkFormat('cnpj', '11222333000181').valid, typeof e.parseEvent, m.ProblemError === viaRequire));",
+        ].join(' '),
       ],
       { cwd: consumer, encoding: 'utf8' },
     );
-    expect(run.stdout.trim()).toBe('true function');
+    expect(run.stderr).toBe('');
+    expect(run.stdout.trim()).toBe('true function true');
   });
 
   it('runs the contrato bin', () => {
@@ -185,22 +312,40 @@ describe('the packed contrato', () => {
     expect(bad.stderr).toMatch(/idInstrucaoOriginal/);
   });
 
-  it('answers `npx contrato` in the checkout at once, with a cold npx cache, without building again', () => {
-    // npm installs the checkout into npx's cache and runs `prepare` there: the build stamp makes it a no-op.
-    const bin = join(projectRoot, 'dist/src/cli/main.js');
-    const builtAt = statSync(bin).mtimeMs;
-    const run = spawnSync('npx', ['--yes', 'contrato', '--version'], {
-      cwd: projectRoot,
+  /** `npx --yes contrato --version` in `folder` with a cold npx cache. */
+  const npxVersion = (folder: string, cache: string) =>
+    spawnSync('npx', ['--yes', 'contrato', '--version'], {
+      cwd: folder,
       encoding: 'utf8',
       timeout: 60_000,
-      env: { ...process.env, npm_config_cache: join(work, 'npx-cache'), npm_config_update_notifier: 'false' },
+      env: { ...process.env, npm_config_cache: join(work, cache), npm_config_update_notifier: 'false' },
     });
+  const version = (manifestOf(projectRoot) as { version: string }).version;
+
+  it('answers `npx contrato` in the checkout with a cold npx cache, from the sources, building nothing', () => {
+    // npm links the checkout into npx's cache and runs no script there; bin/contrato.js runs src/ with tsx.
+    const stamp = join(projectRoot, '.cache/build-stamp');
+    const stampedAt = existsSync(stamp) ? statSync(stamp).mtimeMs : undefined;
+    const run = npxVersion(projectRoot, 'npx-cache');
     expect(run.status, run.stderr).toBe(0);
-    expect(run.stdout).toBe(`${(JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as { version: string }).version}\n`);
-    expect(statSync(bin).mtimeMs).toBe(builtAt);
+    expect(run.stdout).toBe(`${version}\n`);
+    expect(existsSync(stamp) ? statSync(stamp).mtimeMs : undefined).toBe(stampedAt);
   }, 90_000);
 
-  it('is clean for publint --strict and attw --profile esm-only', () => {
+  it('answers `npx contrato` in a clone that has no dist/ at all', () => {
+    // A clone after `npm ci`: the sources, the generated files and node_modules, nothing built.
+    const clone = join(work, 'clone');
+    mkdirSync(join(clone, 'bin'), { recursive: true });
+    copyFileSync(join(projectRoot, 'package.json'), join(clone, 'package.json'));
+    copyFileSync(join(projectRoot, 'bin/contrato.js'), join(clone, 'bin/contrato.js'));
+    for (const folder of ['src', 'generated', 'node_modules']) symlinkSync(join(projectRoot, folder), join(clone, folder));
+    const run = npxVersion(clone, 'npx-cache-clone');
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toBe(`${version}\n`);
+    expect(existsSync(join(clone, 'dist'))).toBe(false);
+  }, 90_000);
+
+  it('is clean for publint --strict and for attw in every resolution mode (node10, node16 from CommonJS and ESM, bundler)', () => {
     const publint = spawnSync(
       process.execPath,
       [join(projectRoot, 'node_modules/publint/src/cli.js'), '--strict', join(consumer, 'node_modules/contrato')],
@@ -209,10 +354,11 @@ describe('the packed contrato', () => {
     expect(publint.status, publint.stdout + publint.stderr).toBe(0);
     const attw = spawnSync(
       process.execPath,
-      [join(projectRoot, 'node_modules/@arethetypeswrong/cli/dist/index.js'), tarball, '--profile', 'esm-only', '--format', 'ascii'],
+      [join(projectRoot, 'node_modules/@arethetypeswrong/cli/dist/index.js'), tarball, '--profile', 'strict', '--format', 'ascii'],
       { encoding: 'utf8' },
     );
     expect(attw.status, attw.stdout + attw.stderr).toBe(0);
+    expect(attw.stdout).toMatch(/No problems found/);
   }, 120_000);
 
   it.each([...definitions.map((definition) => definition.name), 'events', 'formats'])(
