@@ -110,7 +110,7 @@ export function retryStep(services: RetryServices): Step {
           attempt: call.state.attempts,
           waitMs,
           reason: outcome.kind === 'failure' ? outcome.error.message : `status ${outcome.answer.status}`,
-          idempotencyKey: call.state.idempotencyKey,
+          ...(call.state.idempotencyKey === undefined ? {} : { idempotencyKey: call.state.idempotencyKey }),
         });
         await services.sleep(waitMs, call.options?.signal);
       }

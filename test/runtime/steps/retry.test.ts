@@ -287,6 +287,81 @@ describe('retry step: what it records', () => {
   });
 });
 
+describe('retry step: why the last outcome stands (state.notRetried)', () => {
+  const cases: { given: string; method: HttpMethod; keyed: boolean; policy?: Partial<RetryPolicy>; script: Outcome[]; want: unknown }[] = [
+    { given: 'a 200', method: 'get', keyed: false, script: [answer(200)], want: undefined },
+    { given: 'a 404', method: 'get', keyed: false, script: [answer(404)], want: { reason: 'not-retryable-status', status: 404 } },
+    {
+      given: 'a refused certificate',
+      method: 'get',
+      keyed: false,
+      script: [failure(new AuthError('no', 'certificate-refused', null), { retryable: false })],
+      want: { reason: 'not-retryable-failure' },
+    },
+    {
+      given: 'a 503 to a POST without a key',
+      method: 'post',
+      keyed: false,
+      script: [answer(503)],
+      want: { reason: 'non-idempotent-without-key', method: 'post' },
+    },
+    {
+      given: 'a dropped PATCH without a key',
+      method: 'patch',
+      keyed: false,
+      script: [connectionLost()],
+      want: { reason: 'non-idempotent-without-key', method: 'patch' },
+    },
+    {
+      given: 'a 429 asking more than the cap',
+      method: 'get',
+      keyed: false,
+      policy: { maxRetryAfterMs: 30_000 },
+      script: [answer(429, undefined, { 'retry-after': '45' })],
+      want: { reason: 'retry-after-beyond-cap', retryAfterSeconds: 45, capSeconds: 30 },
+    },
+    {
+      given: 'a 503 asking exactly what is left of the deadline',
+      method: 'get',
+      keyed: false,
+      policy: { deadlineMs: 60_000 },
+      script: [answer(503, undefined, { 'retry-after': '60' })],
+      want: { reason: 'deadline', waitSeconds: 60, retryAfter: true, deadlineSeconds: 60 },
+    },
+    {
+      given: 'backoff past the deadline',
+      method: 'get',
+      keyed: false,
+      policy: { deadlineMs: 40, baseDelayMs: 100 },
+      script: [answer(502)],
+      want: { reason: 'deadline', waitSeconds: 0.05, retryAfter: false, deadlineSeconds: 0.04 },
+    },
+    {
+      given: 'three 503 with maxRetries 2',
+      method: 'post',
+      keyed: true,
+      policy: { maxRetries: 2 },
+      script: [answer(503)],
+      want: { reason: 'attempts-exhausted', maxRetries: 2 },
+    },
+    {
+      given: 'a failure, then a success',
+      method: 'get',
+      keyed: false,
+      script: [connectionLost(), answer(200)],
+      want: undefined,
+    },
+  ];
+
+  it.each(cases)('given $given, want $want', async ({ method, keyed, policy, script, want }) => {
+    const { services } = fakeServices(policy);
+    const { next } = recordingNext(...script);
+    const call = callFor(method, keyed);
+    await retryStep(services).run(call, next);
+    expect(call.state.notRetried).toEqual(want);
+  });
+});
+
 describe('waitBeforeRetry', () => {
   const policy: RetryPolicy = { ...defaultRetryPolicy, baseDelayMs: 100, maxDelayMs: 1_000, maxRetryAfterMs: 10_000 };
   const services: RetryServices = { clock: () => epoch, random: () => 0.5, sleep: async () => undefined };
