@@ -29,6 +29,7 @@ import { Transport } from '../src/runtime/transport.js';
 import { validatorFormats } from '../src/formats/validator-formats.js';
 import type { CompiledValidator } from '../src/runtime/validation.js';
 import { validatePacs008 } from './handwritten-pacs008.js';
+import { benchOneFile } from './regenerate.js';
 import { benchSandbox } from './sandbox.js';
 import { benchStartup } from './startup.js';
 
@@ -63,8 +64,8 @@ function wallMs(command: string, args: string[], options: { cwd?: string } = {})
   return performance.now() - started;
 }
 
-// 1. Regenerate: full (into an empty folder) and no-op (nothing changed).
-function benchRegenerate() {
+// 1. Regenerate: full (into an empty folder), no-op (nothing changed), and one spec file saved (bench/regenerate.ts).
+async function benchRegenerate() {
   log('regenerate …');
   const full: number[] = [];
   const noop: number[] = [];
@@ -74,7 +75,9 @@ function benchRegenerate() {
     rmSync(out, { recursive: true, force: true });
     noop.push(wallMs(process.execPath, ['--import', 'tsx', 'scripts/regenerate.ts']));
   }
-  return { fullSeconds: round2(median(full) / 1000), noopSeconds: round2(median(noop) / 1000) };
+  log('regenerate, one file saved …');
+  const oneFile = await benchOneFile(Math.min(rounds, 3));
+  return { fullSeconds: round2(median(full) / 1000), noopSeconds: round2(median(noop) / 1000), ...oneFile };
 }
 
 // 2. Validators: generated standalone vs ajv compiled at run time vs an interpreter vs hand-written (pacs.008).
@@ -398,7 +401,7 @@ execFileSync(process.execPath, [join(projectRoot, 'scripts/build.mjs')], { stdio
 const results = {
   machine: machine(),
   rounds,
-  ...(only.has('regenerate') ? { regenerate: benchRegenerate() } : {}),
+  ...(only.has('regenerate') ? { regenerate: await benchRegenerate() } : {}),
   ...(only.has('validators') ? { validators: benchValidators() } : {}),
   ...(only.has('client') ? { client: await benchClient() } : {}),
   ...(only.has('import') ? { import: await benchImports() } : {}),
@@ -415,6 +418,10 @@ if (results.regenerate)
   rows.push(
     ['regenerate, full (s)', String(results.regenerate.fullSeconds), '≤ 8'],
     ['regenerate, no-op (s)', String(results.regenerate.noopSeconds), '≤ 0.5'],
+    ['regenerate, one core-banking file saved (s)', String(results.regenerate.oneFileSeconds['core-banking']), '≤ 2'],
+    ['regenerate, one accounts file saved (s)', String(results.regenerate.oneFileSeconds.accounts), '≤ 4'],
+    ['regenerate --watch, core-banking file saved (s)', String(results.regenerate.oneFileWatchSeconds['core-banking']), '≤ 2'],
+    ['regenerate --watch, accounts file saved (s)', String(results.regenerate.oneFileWatchSeconds.accounts), '≤ 4'],
   );
 for (const v of results.validators ?? []) {
   rows.push([`${v.name}: ops/s (valid + invalid)`, String(v.opsPerSecond), '']);

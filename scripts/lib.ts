@@ -1,7 +1,7 @@
 /** Small helpers shared by the generator steps. */
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join, posix, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const projectRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -55,4 +55,50 @@ export function stableJson(value: unknown): string {
 export function identifierOf(text: string): string {
   const cleaned = text.replace(/[^A-Za-z0-9_$]+/g, '_');
   return /^[0-9]/.test(cleaned) ? `_${cleaned}` : cleaned;
+}
+
+/**
+ * The files a spec file names in its `$ref`s (YAML or JSON), as written: local references (`#/…`) and
+ * remote ones (`https://…`) are left out, the fragment is dropped. Read from the text, not parsed, so a
+ * file that does not parse still counts; a `$ref` inside an example or a description counts too, which
+ * only ever adds a dependency (test/scripts/dependencies.test.ts holds it to Redocly's own list).
+ */
+export function referencedFiles(text: string): string[] {
+  const found = new Set<string>();
+  for (const match of text.matchAll(/["']?\$ref["']?[ \t]*:[ \t]*(?:"([^"\n]*)"|'([^'\n]*)'|([^\s,]+))/g)) {
+    const written = (match[1] ?? match[2] ?? match[3] ?? '').split('#')[0]!;
+    if (written === '' || /^[a-z][a-z0-9+.-]*:/i.test(written)) continue;
+    // A plain value may end a flow mapping (`{$ref: a.yaml}`) or hold braces (`paths/cob_{txid}.yaml`): both readings count.
+    const readings = match[3] && /[}\]]+$/.test(written) ? [written, written.replace(/[}\]]+$/, '')] : [written];
+    for (const reading of readings) {
+      try {
+        found.add(decodeURIComponent(reading));
+      } catch {
+        found.add(reading);
+      }
+    }
+  }
+  return [...found].sort();
+}
+
+/**
+ * Every spec file the document rooted at `root` reads: the root and each file its `$ref`s reach, as
+ * `specs/…` paths (whatever folder `specsDir` is), sorted. A file that is missing is kept: when it appears,
+ * the document is stale.
+ */
+export function specDependencies(specsDir: string, root: string): string[] {
+  const seen = new Set<string>();
+  const queue = [posix.normalize(root)];
+  for (let file = queue.pop(); file !== undefined; file = queue.pop()) {
+    if (seen.has(file)) continue;
+    seen.add(file);
+    let text: string;
+    try {
+      text = readFileSync(join(specsDir, file), 'utf8');
+    } catch {
+      continue;
+    }
+    for (const target of referencedFiles(text)) queue.push(posix.normalize(posix.join(posix.dirname(file), target)));
+  }
+  return [...seen].map((file) => posix.join('specs', file)).sort();
 }

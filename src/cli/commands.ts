@@ -143,6 +143,35 @@ export const commands = [
     ],
   },
   {
+    name: 'regenerate',
+    summary:
+      'regenerate generated/ and the docs site from specs/, only what changed; --watch again on every save (in a checkout of contrato)',
+    usage: [
+      'regenerate [--check] [--force] [--no-docs] [--out <dir>] [--specs <dir>] [--site <dir>]',
+      'regenerate --watch [--no-serve] [--port <n>] [--host <address>] [--no-docs] [--out <dir>] [--specs <dir>] [--site <dir>]',
+    ],
+    options: [
+      {
+        name: 'watch',
+        description:
+          'stay and regenerate on every save under specs/ (one line per regeneration, with its time); serve the docs, which reload themselves, and the sandbox, restarted on the new modules; Ctrl-C stops',
+      },
+      { name: 'no-serve', description: 'with --watch: regenerate only, serve neither the docs nor the sandbox' },
+      { name: 'check', description: 'change nothing; exit 1 when generated/ is stale or was edited by hand' },
+      { name: 'force', description: 'regenerate every interface and rebuild every page, whatever changed' },
+      { name: 'no-docs', description: 'leave the docs site alone' },
+      { name: 'out', value: '<dir>', description: 'write the generated tree (and its manifest) into <dir> instead of generated/' },
+      { name: 'specs', value: '<dir>', description: 'read the specs from <dir>, laid out as specs/ (default: specs/ of the checkout)' },
+      siteOption,
+      portOption,
+      hostOption,
+    ],
+    notes: [
+      'Runs scripts/regenerate.ts of the checkout it is started from (npm run regenerate is the same; npm run dev is regenerate --watch).',
+      'What is regenerated follows generated/manifest.json: the spec files each interface reads ($refs included), so a file of specs/_shared/ regenerates every interface that uses it; a change of the generator regenerates all.',
+    ],
+  },
+  {
     name: 'docs',
     summary: 'build (when stale) and serve the documentation site',
     usage: ['docs [--site <dir>] [--port <n>] [--host <address>]'],

@@ -74,6 +74,16 @@ function sandboxSettings(parsed: ParsedArguments): SandboxSettings {
   return { ...(seed ? { seed } : {}), ...(speed ? { speed } : {}), ...(snapshotFile ? { snapshotFile } : {}), ...(tls ? { tls } : {}) };
 }
 
+/** The string options among `names` (option -> key) that were given. */
+function optionalStrings<Key extends string>(parsed: ParsedArguments, names: Record<Key, string>): Partial<Record<Key, string>> {
+  const found: Partial<Record<Key, string>> = {};
+  for (const [key, option] of Object.entries(names) as [Key, string][]) {
+    const value = stringOption(parsed, option);
+    if (value !== undefined) found[key] = value;
+  }
+  return found;
+}
+
 function noPositionals(spec: CommandSpec, parsed: ParsedArguments): void {
   if (parsed.positionals.length > 0)
     throw new UsageError(`${spec.name} takes no argument ${JSON.stringify(parsed.positionals[0])}; contrato ${spec.usage[0]}`);
@@ -142,6 +152,26 @@ async function runCommand(name: CommandName, parsed: ParsedArguments, context: R
       const { interfaceArgument } = await import('./document-commands.js');
       const names = parsed.positionals.length > 0 ? parsed.positionals.map(interfaceArgument) : interfaces.map((info) => info.name);
       return serve(names, null, parsed, output);
+    }
+    case 'regenerate': {
+      noPositionals(spec, parsed);
+      const args = {
+        check: parsed.options.has('check'),
+        force: parsed.options.has('force'),
+        noDocs: parsed.options.has('no-docs'),
+        ...optionalStrings(parsed, { out: 'out', specs: 'specs', site: 'site' }),
+      };
+      const { regenerateOnce, watchRegenerate } = await import('./watch.js');
+      if (!parsed.options.has('watch')) {
+        for (const name of ['no-serve', 'port', 'host']) if (parsed.options.has(name)) throw new UsageError(`--${name} goes with --watch`);
+        return regenerateOnce(args);
+      }
+      if (args.check) throw new UsageError('--check changes nothing, so there is nothing to watch: one or the other');
+      const host = stringOption(parsed, 'host');
+      return watchRegenerate(
+        { ...args, serve: !parsed.options.has('no-serve'), port: portValue(parsed), ...(host ? { host } : {}) },
+        output,
+      );
     }
     case 'docs':
       noPositionals(spec, parsed);

@@ -6,16 +6,16 @@
  * peer for users).
  */
 import { execFile } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
-import { basename, dirname, extname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { interfaces } from '../interfaces.js';
 import { bundledSpecPath } from '../checks/registry.js';
 import { faviconIco, faviconSvg } from './favicon.js';
+import { keepFile, keepUnchangedFiles, pageCodeIdentity, readSiteStamp, referenceIsCurrent, siteStamp, stampText } from './site-stamp.js';
 
 const run = promisify(execFile);
 
@@ -25,6 +25,14 @@ function redoclyDir(): string {
     return dirname(require.resolve('@redocly/cli/package.json'));
   } catch {
     throw new Error('building the docs needs @redocly/cli: npm install --save-dev @redocly/cli');
+  }
+}
+
+function redoclyVersion(): string {
+  try {
+    return (JSON.parse(readFileSync(join(redoclyDir(), 'package.json'), 'utf8')) as { version: string }).version;
+  } catch {
+    return 'none';
   }
 }
 
@@ -70,6 +78,10 @@ export const referenceRoutesFile = 'routes.json';
 
 export interface BuildSiteOptions {
   readonly force?: boolean;
+  /** The generated tree whose bundled specs the reference pages show (default: generated/ of this package). */
+  readonly generatedDir?: string;
+  /** The files written (relative to the site), once the new site is in place: the pages that changed. */
+  readonly onWritten?: (files: readonly string[]) => void;
   /** One line per page built. */
   readonly log?: (line: string) => void;
   /** Called once when the stamp shows the site must be built (it takes seconds), before the first page. */
@@ -108,40 +120,50 @@ export async function buildSite(siteDir: string, options: BuildSiteOptions = {})
   const documents = interfaces.map((info) => ({
     name: info.name,
     title: info.title,
-    document: JSON.parse(readFileSync(bundledSpecPath(info.name), 'utf8')) as Record<string, unknown>,
+    document: JSON.parse(
+      readFileSync(options.generatedDir ? join(options.generatedDir, info.name, 'openapi.json') : bundledSpecPath(info.name), 'utf8'),
+    ) as Record<string, unknown>,
   }));
   const pages: { file: string; html: string }[] = [
     { file: 'index.html', html: landingPage() },
     { file: 'coverage.html', html: coveragePage(documents, coverageMarkdown) },
     ...guides.map((guide) => ({ file: join('guides', `${guide.name}.html`), html: guide.html })),
   ];
-  const stamp = createHash('sha256')
-    // The code that makes the pages is an input too.
-    .update(readFileSync(fileURLToPath(import.meta.url)))
-    .update(readFileSync(fileURLToPath(new URL(`./site-pages${extname(fileURLToPath(import.meta.url))}`, import.meta.url))))
-    .update(readFileSync(fileURLToPath(new URL(`./favicon${extname(fileURLToPath(import.meta.url))}`, import.meta.url))))
-    .update(JSON.stringify(documents))
-    .update(JSON.stringify(pages))
-    .digest('hex');
-  const stampPath = join(siteDir, '.stamp');
-  if (!options.force && existsSync(stampPath) && readFileSync(stampPath, 'utf8') === stamp) return false;
+  const references = [
+    ...documents.map(({ name, document }) => ({ name, document: forReading(document) })),
+    { name: 'events', document: forReading(eventsDocument(documents.find((entry) => entry.name === 'accounts')!.document)) },
+  ].map((reference) => ({ ...reference, file: `${reference.name}.html`, input: JSON.stringify(reference.document) }));
+  // The same stamp from src/ under tsx and from dist/ (site-stamp.ts); a reference page is rebuilt only when its document changed.
+  const stamp = siteStamp(pageCodeIdentity(import.meta.url, redoclyVersion()), references, pages);
+  const previous = options.force ? null : readSiteStamp(siteDir);
+  if (previous?.site === stamp.site && existsSync(siteDir)) return false;
+  const previousRoutes = ((): Record<string, string[] | undefined> => {
+    try {
+      return JSON.parse(readFileSync(join(siteDir, referenceRoutesFile), 'utf8')) as Record<string, string[]>;
+    } catch {
+      return {};
+    }
+  })();
   options.onBuildStart?.();
   mkdirSync(dirname(resolve(siteDir)), { recursive: true });
   const building = mkdtempSync(join(dirname(resolve(siteDir)), `.${basename(siteDir)}-building-`));
   const scratch = mkdtempSync(join(tmpdir(), 'contrato-site-'));
   try {
     mkdirSync(join(building, 'guides'), { recursive: true });
-    const references = [
-      ...documents.map(({ name, document }) => ({ name, document: forReading(document) })),
-      { name: 'events', document: forReading(eventsDocument(documents.find((entry) => entry.name === 'accounts')!.document)) },
-    ];
     const queue = [...references];
     const routes: Record<string, string[]> = {};
     const worker = async (): Promise<void> => {
       for (let next = queue.shift(); next; next = queue.shift()) {
+        const kept = previousRoutes[next.name];
+        if (kept && referenceIsCurrent(siteDir, previous, stamp, next.file)) {
+          // Rendered from the same document by the same code: the old page is kept, not rendered again.
+          keepFile(siteDir, building, next.file);
+          routes[next.name] = kept;
+          continue;
+        }
         const started = Date.now();
         const input = join(scratch, `${next.name}.json`);
-        writeFileSync(input, JSON.stringify(next.document));
+        writeFileSync(input, next.input);
         routes[next.name] = await buildReferencePage(input, join(building, `${next.name}.html`), `${next.name}.html`);
         options.log?.(`  ✓ ${`${next.name}: reference page (redoc)`.padEnd(34)} ${Date.now() - started} ms`);
       }
@@ -156,8 +178,10 @@ export async function buildSite(siteDir: string, options: BuildSiteOptions = {})
       join(building, referenceRoutesFile),
       `${JSON.stringify(Object.fromEntries(references.map(({ name }) => [name, routes[name]])), null, 2)}\n`,
     );
-    writeFileSync(join(building, '.stamp'), stamp);
+    const written = keepUnchangedFiles(building, siteDir);
+    writeFileSync(join(building, '.stamp'), stampText(stamp));
     replaceFolder(building, siteDir);
+    options.onWritten?.(written);
   } finally {
     rmSync(scratch, { recursive: true, force: true });
     rmSync(building, { recursive: true, force: true });
