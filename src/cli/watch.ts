@@ -167,13 +167,16 @@ export class SandboxProcess {
   ) {}
 
   async start(): Promise<void> {
+    // `contrato sandbox --port` takes the base port, the sandbox listening at its offset: the base that puts it on `port`.
+    const { sandboxPort } = await import('../sandbox/modules.js');
+    const base = this.port - (sandboxPort - defaultBasePort);
     const program = pathToFileURL(join(this.root, 'src/cli/program.ts')).href;
     // Stdin is a pipe from this process: when it closes, however this process ended, the sandbox stops too.
     const code = [
       "process.stdin.on('close', () => process.kill(process.pid, 'SIGTERM'));",
       'process.stdin.resume();',
       `const { runCli } = await import(${JSON.stringify(program)});`,
-      `process.exit(await runCli(${JSON.stringify(['sandbox', '--host', this.host, '--port', String(this.port), '--snapshot', this.snapshotFile])}));`,
+      `process.exit(await runCli(${JSON.stringify(['sandbox', '--host', this.host, '--port', String(base), '--snapshot', this.snapshotFile])}));`,
     ].join(' ');
     const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], {
       cwd: this.root,
@@ -299,7 +302,8 @@ function describe(result: Result): string {
         : 'nothing changed',
   ];
   const pages = result.pages.filter((page) => page.endsWith('.html'));
-  if (pages.length > 0) parts.push(`pages ${pages.join(', ')}`);
+  if (pages.length > 4) parts.push(`site built (${pages.length} pages)`);
+  else if (pages.length > 0) parts.push(`pages ${pages.join(', ')}`);
   return parts.join('; ');
 }
 
@@ -316,16 +320,30 @@ export async function watchRegenerate(options: WatchOptions, output: Output): Pr
   const base = options.port ?? defaultBasePort;
   const serve = options.serve !== false;
   const siteDir = options.noDocs ? null : options.site ? resolve(process.cwd(), options.site) : options.out ? null : join(root, 'site');
-  // The sandbox loads generated/ of the checkout: regenerating elsewhere (--out) leaves it as it is.
-  const withSandbox = serve && !options.out;
+  const withSandbox = serve;
   const planned: PlannedPort[] = [
     ...(serve && siteDir ? [{ port: portFor(base, docsPort), label: 'docs site' }] : []),
     ...(withSandbox ? [{ port: portFor(base, (await import('../sandbox/modules.js')).sandboxPort), label: 'sandbox' }] : []),
   ];
   await assertPortsFree(host, planned);
 
+  // Listening for Ctrl-C from the start: one during the first regeneration stops the watch as cleanly as later.
+  const until = options.until ?? untilSignal(output);
+  let interrupted = false;
+  void until.then(() => {
+    interrupted = true;
+  });
   const regenerator = new Regenerator(root, scriptArguments(options));
-  const ready = await regenerator.start();
+  // A Ctrl-C reaches the regenerator too (one process group): its end may be seen before the signal is.
+  const settle = (): Promise<void> => new Promise((done) => setTimeout(done, 100));
+  let ready: Extract<Answer, { type: 'ready' }>;
+  try {
+    ready = await regenerator.start();
+  } catch (error) {
+    await settle();
+    if (interrupted) return 0;
+    throw error;
+  }
   const stateDir = mkdtempSync(join(tmpdir(), 'contrato-watch-'));
   let docs: Awaited<ReturnType<typeof serveDocsWithReload>> | null = null;
   let sandbox: SandboxProcess | null = null;
@@ -341,6 +359,8 @@ export async function watchRegenerate(options: WatchOptions, output: Output): Pr
     };
     const started = performance.now();
     const first = await regenerator.regenerate(options.force === true);
+    if (first.type === 'failed') await settle();
+    if (interrupted) return 0;
     report(first, started);
 
     if (serve && siteDir) {
@@ -351,7 +371,10 @@ export async function watchRegenerate(options: WatchOptions, output: Output): Pr
       const port = base === 0 ? await freeLoopbackPort() : portFor(base, (await import('../sandbox/modules.js')).sandboxPort);
       sandbox = new SandboxProcess(root, host, port, join(stateDir, 'sandbox-state.json'));
       await sandbox.start();
-      output.out(`sandbox  ${sandbox.url} (restarted on the regenerated modules, its state kept)`);
+      // The sandbox loads generated/ of the checkout: with --out it is restarted all the same, on what it loads.
+      output.out(
+        `sandbox  ${sandbox.url} (restarted on the regenerated modules, its state kept${options.out ? '; it serves generated/, not --out' : ''})`,
+      );
     }
 
     // Saves come in bursts (an editor writes, renames, touches): one regeneration after a quiet moment.
@@ -407,7 +430,7 @@ export async function watchRegenerate(options: WatchOptions, output: Output): Pr
     const shown = relative(process.cwd(), ready.specsDir);
     output.out(`watching ${shown === '' ? '.' : shown.startsWith('..') ? ready.specsDir : shown}/ and the generator — Ctrl-C to stop`);
 
-    await (options.until ?? untilSignal(output));
+    await until;
     stopping = true;
     if (timer) clearTimeout(timer);
     await running;

@@ -50,21 +50,37 @@ const mtimes = (dir: string): Record<string, number> =>
       .map((entry) => [relative(dir, join(entry.parentPath, entry.name)), statSync(join(entry.parentPath, entry.name)).mtimeMs]),
   );
 
-/** The processes whose command line names the scratch folder (the watch and its regenerator). */
-const processesOfThisTest = (): string[] =>
-  readdirSync('/proc')
-    .filter((entry) => /^\d+$/.test(entry))
-    .flatMap((pid) => {
-      try {
-        const command = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ');
-        return command.includes(scratch) && Number(pid) !== process.pid ? [command] : [];
-      } catch {
-        return [];
-      }
-    });
+/** Every process below `root` (its regenerator, its sandbox, their children), by the parent ids of /proc. */
+function descendantsOf(root: number): number[] {
+  const parents = new Map<number, number>();
+  for (const entry of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    try {
+      // The fields after the command's closing parenthesis: state, then the parent id.
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      parents.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+    } catch {
+      // Ended meanwhile.
+    }
+  }
+  const found: number[] = [];
+  for (let frontier = [root]; frontier.length > 0; ) {
+    frontier = [...parents].filter(([, parent]) => frontier.includes(parent)).map(([pid]) => pid);
+    found.push(...frontier);
+  }
+  return found;
+}
+const alive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
 
 describe('contrato regenerate --watch', () => {
   let docsUrl = '';
+  let sandboxUrl = '';
 
   beforeAll(async () => {
     cpSync(join(projectRoot, 'specs'), specs, { recursive: true });
@@ -82,6 +98,7 @@ describe('contrato regenerate --watch', () => {
     });
     await waitFor(/^watching .+ and the generator — Ctrl-C to stop$/m, 300_000);
     docsUrl = (await waitFor(/^docs\s+(http:\/\/\S+?)\/? /m, 1000))[1]!;
+    sandboxUrl = (await waitFor(/^sandbox\s+(http:\/\/\S+) /m, 1000))[1]!;
   }, 320_000);
 
   it('serves the docs with the reload script on every page', async () => {
@@ -110,11 +127,17 @@ describe('contrato regenerate --watch', () => {
     const from = output.length;
     const file = join(specs, 'core-banking/paths/fee-rules.yaml');
     writeFileSync(file, readFileSync(file, 'utf8').replace('description: >-\n', 'description: >-\n    Saved while watching.\n'));
-    const line = await waitFor(/^\d\d:\d\d:\d\d {2}regenerated core-banking; pages ([^\n]*) in ([\d.]+) s$/m, 120_000, from);
+    const line = await waitFor(
+      /^\d\d:\d\d:\d\d {2}regenerated core-banking; pages ([^\n;]*); sandbox restarted in ([\d.]+) s$/m,
+      120_000,
+      from,
+    );
     expect(line[1]!.split(', ')).toContain('core-banking.html');
     expect(line[1]).not.toMatch(/accounts\.html|pix\.html|messages\.html|events\.html/);
     expect(await rebuilt).toContain('core-banking.html');
     await reader.cancel();
+    // The sandbox was restarted where it was.
+    expect((await fetch(`${sandboxUrl}/_sandbox`)).status).toBe(200);
 
     const changed = Object.entries(mtimes(out))
       .filter(([name, time]) => before[name] !== time)
@@ -141,22 +164,26 @@ describe('contrato regenerate --watch', () => {
     await waitFor(/^\d\d:\d\d:\d\d {2}regenerated core-banking.* in [\d.]+ s$/m, 120_000, next);
   }, 300_000);
 
-  it('Ctrl-C stops the watch and its regenerator', async () => {
+  it('Ctrl-C stops the watch, its regenerator and its sandbox', async () => {
+    const children = descendantsOf(watcher.pid!);
+    expect(children.length).toBeGreaterThanOrEqual(2);
     const exited = new Promise<number | null>((resolve) => watcher.once('exit', (code) => resolve(code)));
     watcher.kill('SIGINT');
     expect(await exited).toBe(0);
     expect(output).toMatch(/^stopping…$/m);
     const deadline = Date.now() + 10_000;
-    while (processesOfThisTest().length > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(processesOfThisTest()).toEqual([]);
+    while (children.some(alive) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(children.filter(alive)).toEqual([]);
   }, 60_000);
 });
 
 describe('the sandbox of the watch', () => {
   it('restarts on the regenerated modules with its state kept', async () => {
-    const sandbox = new SandboxProcess(projectRoot, '127.0.0.1', await freePort(), join(scratch, 'sandbox-state.json'));
+    const port = await freePort();
+    const sandbox = new SandboxProcess(projectRoot, '127.0.0.1', port, join(scratch, 'sandbox-state.json'));
     const txid = generateTxid();
     await sandbox.start();
+    expect(sandbox.url).toBe(`http://127.0.0.1:${port}`);
     try {
       const client = () =>
         createPixClient({
