@@ -317,6 +317,48 @@ export interface ReferencePage {
 }
 
 /**
+ * The address build-docs loads Redoc from (`https://cdn.redocly.com/redoc/v<version>/bundles/redoc.standalone.js`),
+ * found by scanning rather than by a pattern: an unanchored `[^"]+` is quadratic on hostile input, and the ReDoS
+ * audit (test/specs/redos.test.ts) refuses it. Empty when the page has none.
+ */
+function redocCdnUrl(raw: string): string {
+  const prefix = 'https://cdn.redocly.com/redoc/v';
+  const suffix = '/bundles/redoc.standalone.js';
+  const start = raw.indexOf(prefix);
+  if (start < 0) return '';
+  const end = raw.indexOf(suffix, start + prefix.length);
+  const version = end < 0 ? '' : raw.slice(start + prefix.length, end);
+  return version !== '' && /^[0-9A-Za-z.-]+$/.test(version) ? `${prefix}${version}${suffix}` : '';
+}
+
+/** `html` with the tag that starts with `opening` (up to its `>`) replaced by `tag`; unchanged when there is none. */
+function replaceTag(html: string, opening: string, tag: string): string {
+  const at = html.indexOf(opening);
+  const close = at < 0 ? -1 : html.indexOf('>', at + opening.length);
+  return close < 0 ? html : `${html.slice(0, at)}${tag}${html.slice(close + 1)}`;
+}
+
+/** Every ` href="/<route>"` (not `//`, another host) rewritten to ` href="<rewrite(route)>"`, by a scan for the same reason. */
+function rewriteRootLinks(html: string, rewrite: (route: string) => string): string {
+  const marker = ' href="/';
+  let out = '';
+  let from = 0;
+  for (let at = html.indexOf(marker); at >= 0; at = html.indexOf(marker, from)) {
+    const routeStart = at + marker.length;
+    const close = html.indexOf('"', routeStart);
+    if (close < 0) break;
+    if (html[routeStart] === '/') {
+      out += html.slice(from, routeStart);
+      from = routeStart;
+      continue;
+    }
+    out += `${html.slice(from, at)} href="${rewrite(html.slice(routeStart, close))}"`;
+    from = close + 1;
+  }
+  return out + html.slice(from);
+}
+
+/**
  * Makes the page Redocly's build-docs wrote (without `--inlineBundle`) a page of the site:
  *
  * - Redoc's script comes from the site's one copy of it (`redoc.standalone.js`), not from Redocly's CDN and
@@ -334,24 +376,34 @@ export interface ReferencePage {
  * Fails if Redoc's output no longer has the shape this relies on, rather than shipping a broken page.
  */
 export function referencePage(raw: string, page: string): ReferencePage {
-  const cdnScript = /https:\/\/cdn\.redocly\.com\/redoc\/v[^"'\s]+\/redoc\.standalone\.js/;
-  const preload = new RegExp(`<link rel="modulepreload" href="${cdnScript.source}"[^>]*>`);
-  const importLine = new RegExp(`import \\{ hydrate \\} from "${cdnScript.source}";`);
+  const cdnScript = redocCdnUrl(raw);
+  const preload = `<link rel="modulepreload" href="${cdnScript}"`;
+  const importLine = `import { hydrate } from "${cdnScript}";`;
   const start = raw.indexOf('<div id="redoc">');
   const end = raw.lastIndexOf('<script type="module">');
-  const shape = [preload.test(raw), importLine.test(raw), start >= 0 && end > start, raw.includes('</head>'), raw.includes('<body>')];
+  const shape = [
+    raw.includes(preload),
+    raw.includes(importLine),
+    start >= 0 && end > start,
+    raw.includes('</head>'),
+    raw.includes('<body>'),
+  ];
   if (shape.includes(false))
     throw new Error(
       `${page}: Redoc's page does not have the shape the site expects (${shape.join(', ')}); see referencePage in src/cli/site-pages.ts`,
     );
   const routes = new Set<string>();
-  const prerendered = raw.slice(start, end).replace(/ href="\/(?!\/)([^"]*)"/g, (_, route: string) => {
+  const prerendered = rewriteRootLinks(raw.slice(start, end), (route) => {
     const section = route.split('/')[0];
     if (section) routes.add(section);
-    return ` href="#/${route}"`;
+    return `#/${route}`;
   });
-  const html = `${raw.slice(0, start)}${prerendered}${raw.slice(end)}`
-    .replace(preload, `<link rel="modulepreload" href="${redocScript}">`)
+  // The whole preload tag is replaced: its integrity and crossorigin attributes name the CDN's file, not ours.
+  const html = replaceTag(
+    `${raw.slice(0, start)}${prerendered}${raw.slice(end)}`,
+    preload,
+    `<link rel="modulepreload" href="${redocScript}">`,
+  )
     .replace(importLine, `import { hydrate } from "./${redocScript}";`)
     .replace('</head>', `${siteHead()}\n</head>`)
     .replace('<body>', `<body>\n${siteHeader(page)}`);
