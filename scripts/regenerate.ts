@@ -27,14 +27,15 @@ import { type GeneratorStep, listFiles, projectRoot, readJson, sha256, specDepen
 // The steps load Redocly, openapi-typescript, ajv and ts-morph: imported only when there is work to do,
 // so a run with nothing changed stays well under a second.
 const loadSteps = async () => {
-  const [bundle, types, validators, operations, readme] = await Promise.all([
+  const [bundle, types, validators, operations, samples, readme] = await Promise.all([
     import('./steps/bundle.js'),
     import('./steps/types.js'),
     import('./steps/validators.js'),
     import('./steps/operations.js'),
+    import('./steps/samples.js'),
     import('./steps/readme.js'),
   ]);
-  return { ...bundle, ...types, ...validators, ...operations, ...readme };
+  return { ...bundle, ...types, ...validators, ...operations, ...samples, ...readme };
 };
 type Steps = Awaited<ReturnType<typeof loadSteps>>;
 
@@ -75,6 +76,7 @@ const documentSteps: readonly {
     label: 'operations (ts-morph)',
     run: (steps, { document, info, source }) => ({
       'operations.ts': steps.emitOperations(document, info.identifier, source),
+      'named-types.ts': steps.emitNamedTypes(document, source),
     }),
   },
 ];
@@ -283,9 +285,11 @@ export async function regenerate(options: RegenerateOptions = {}): Promise<Regen
       };
       await timed(log, `${info.name}: lint`, () => steps.lintSpec(root));
       const document = await timed(log, `${info.name}: bundle`, () => steps.bundleSpec(root));
-      emit('bundle', { 'openapi.json': stableJson(document) });
       for (const step of documentSteps)
         emit(step.step, await timed(log, `${info.name}: ${step.label}`, () => step.run(steps, { info, source, document })));
+      // The bundle with x-codeSamples on every operation, their arguments checked by the validators just compiled.
+      const sampled = await timed(log, `${info.name}: code samples`, () => steps.withCodeSamples(document, info));
+      emit('bundle', { 'openapi.json': stableJson(sampled) });
       for (const key of Object.keys(producers)) if (key.startsWith(`${info.name}/`)) delete producers[key];
       rmSync(join(generatedDir, info.name), { recursive: true, force: true });
       for (const [file, { step, content }] of Object.entries(written)) {

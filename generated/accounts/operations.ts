@@ -2944,6 +2944,348 @@ export const operationTable = {
 } as const satisfies Record<string, OperationInfo>;
 
 export type AccountsOperationId = keyof typeof operationTable;
+/** Params of `client.auth.token()` (`POST /auth/token`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type AuthTokenParams = OperationArgs<operations["auth.token"]>;
+/** Body of `client.auth.token()` (`POST /auth/token`): its request body (when it has one). */
+export type AuthTokenBody = NonNullable<operations["auth.token"]["requestBody"]>["content"]["application/json"];
+/** Result of `client.auth.token()` (`POST /auth/token`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type AuthTokenResult = OperationResult<operations["auth.token"]>;
+/** Params of `client.keys.list()` (`GET /accounts/keys`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type KeysListParams = OperationArgs<operations["keys.list"]>;
+/** Result of `client.keys.list()` (`GET /accounts/keys`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type KeysListResult = OperationResult<operations["keys.list"]>;
+/** Params of `client.keys.create()` (`POST /accounts/keys`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type KeysCreateParams = OperationArgs<operations["keys.create"]>;
+/** Body of `client.keys.create()` (`POST /accounts/keys`): its request body (when it has one). */
+export type KeysCreateBody = NonNullable<operations["keys.create"]["requestBody"]>["content"]["application/json"];
+/** Result of `client.keys.create()` (`POST /accounts/keys`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type KeysCreateResult = OperationResult<operations["keys.create"]>;
+/** Params of `client.keys.challenge()` (`POST /accounts/keys/challenge`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type KeysChallengeParams = OperationArgs<operations["keys.challenge"]>;
+/** Body of `client.keys.challenge()` (`POST /accounts/keys/challenge`): its request body (when it has one). */
+export type KeysChallengeBody = NonNullable<operations["keys.challenge"]["requestBody"]>["content"]["application/json"];
+/** Result of `client.keys.challenge()` (`POST /accounts/keys/challenge`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type KeysChallengeResult = OperationResult<operations["keys.challenge"]>;
+/** Params of `client.keys.delete()` (`DELETE /accounts/keys/{key}`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type KeysDeleteParams = OperationArgs<operations["keys.delete"]>;
+/** Path of `client.keys.delete()` (`DELETE /accounts/keys/{key}`): its path parameters (when it has any). */
+export type KeysDeletePath = NonNullable<operations["keys.delete"]["parameters"]["path"]>;
+/** Result of `client.keys.delete()` (`DELETE /accounts/keys/{key}`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type KeysDeleteResult = OperationResult<operations["keys.delete"]>;
+/** Params of `client.pixKeys.lookup()` (`GET /pix/keys/{key}`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type PixKeysLookupParams = OperationArgs<operations["pixKeys.lookup"]>;
+/** Path of `client.pixKeys.lookup()` (`GET /pix/keys/{key}`): its path parameters (when it has any). */
+export type PixKeysLookupPath = NonNullable<operations["pixKeys.lookup"]["parameters"]["path"]>;
+/** Result of `client.pixKeys.lookup()` (`GET /pix/keys/{key}`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type PixKeysLookupResult = OperationResult<operations["pixKeys.lookup"]>;
+/** Params of `client.transactions.list()` (`GET /accounts/transactions`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type TransactionsListParams = OperationArgs<operations["transactions.list"]>;
+/** Query of `client.transactions.list()` (`GET /accounts/transactions`): its query parameters (when it has any). */
+export type TransactionsListQuery = NonNullable<operations["transactions.list"]["parameters"]["query"]>;
+/** Result of `client.transactions.list()` (`GET /accounts/transactions`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type TransactionsListResult = OperationResult<operations["transactions.list"]>;
+/** Item of `client.transactions.list()` (`GET /accounts/transactions`): one item of a page (paginated lists: what `…Items()` yields). */
+export type TransactionsListItem = PageItem<TransactionsListResult, "data">;
+/** Params of `client.transactions.details()` (`GET /accounts/transactions/{transactionId}/details`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type TransactionsDetailsParams = OperationArgs<operations["transactions.details"]>;
+/** Path of `client.transactions.details()` (`GET /accounts/transactions/{transactionId}/details`): its path parameters (when it has any). */
+export type TransactionsDetailsPath = NonNullable<operations["transactions.details"]["parameters"]["path"]>;
+/** Result of `client.transactions.details()` (`GET /accounts/transactions/{transactionId}/details`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type TransactionsDetailsResult = OperationResult<operations["transactions.details"]>;
+/** Params of `client.balance.get()` (`GET /accounts/balance`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type BalanceGetParams = OperationArgs<operations["balance.get"]>;
+/** Result of `client.balance.get()` (`GET /accounts/balance`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type BalanceGetResult = OperationResult<operations["balance.get"]>;
+/** Params of `client.statements.summaryByPeriod()` (`POST /accounts/statements/summary`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type StatementsSummaryByPeriodParams = OperationArgs<operations["statements.summaryByPeriod"]>;
+/** Body of `client.statements.summaryByPeriod()` (`POST /accounts/statements/summary`): its request body (when it has one). */
+export type StatementsSummaryByPeriodBody = NonNullable<operations["statements.summaryByPeriod"]["requestBody"]>["content"]["application/json"];
+/** Result of `client.statements.summaryByPeriod()` (`POST /accounts/statements/summary`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type StatementsSummaryByPeriodResult = OperationResult<operations["statements.summaryByPeriod"]>;
+/** Params of `client.statements.summaryByHour()` (`POST /accounts/statements/summary/hourly`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type StatementsSummaryByHourParams = OperationArgs<operations["statements.summaryByHour"]>;
+/** Body of `client.statements.summaryByHour()` (`POST /accounts/statements/summary/hourly`): its request body (when it has one). */
+export type StatementsSummaryByHourBody = NonNullable<operations["statements.summaryByHour"]["requestBody"]>["content"]["application/json"];
+/** Result of `client.statements.summaryByHour()` (`POST /accounts/statements/summary/hourly`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type StatementsSummaryByHourResult = OperationResult<operations["statements.summaryByHour"]>;
+/** Params of `client.childAccounts.list()` (`GET /accounts`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type ChildAccountsListParams = OperationArgs<operations["childAccounts.list"]>;
+/** Query of `client.childAccounts.list()` (`GET /accounts`): its query parameters (when it has any). */
+export type ChildAccountsListQuery = NonNullable<operations["childAccounts.list"]["parameters"]["query"]>;
+/** Result of `client.childAccounts.list()` (`GET /accounts`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type ChildAccountsListResult = OperationResult<operations["childAccounts.list"]>;
+/** Item of `client.childAccounts.list()` (`GET /accounts`): one item of a page (paginated lists: what `…Items()` yields). */
+export type ChildAccountsListItem = PageItem<ChildAccountsListResult, "data">;
+/** Params of `client.childAccounts.get()` (`GET /accounts/{id}`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type ChildAccountsGetParams = OperationArgs<operations["childAccounts.get"]>;
+/** Path of `client.childAccounts.get()` (`GET /accounts/{id}`): its path parameters (when it has any). */
+export type ChildAccountsGetPath = NonNullable<operations["childAccounts.get"]["parameters"]["path"]>;
+/** Result of `client.childAccounts.get()` (`GET /accounts/{id}`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type ChildAccountsGetResult = OperationResult<operations["childAccounts.get"]>;
+/** Params of `client.onboarding.create()` (`POST /onboarding`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type OnboardingCreateParams = OperationArgs<operations["onboarding.create"]>;
+/** Body of `client.onboarding.create()` (`POST /onboarding`): its request body (when it has one). */
+export type OnboardingCreateBody = NonNullable<operations["onboarding.create"]["requestBody"]>["content"]["application/json"];
+/** Result of `client.onboarding.create()` (`POST /onboarding`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type OnboardingCreateResult = OperationResult<operations["onboarding.create"]>;
+/** Params of `client.onboarding.uploadImage()` (`POST /onboarding/{id}/images`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type OnboardingUploadImageParams = OperationArgs<operations["onboarding.uploadImage"]>;
+/** Path of `client.onboarding.uploadImage()` (`POST /onboarding/{id}/images`): its path parameters (when it has any). */
+export type OnboardingUploadImagePath = NonNullable<operations["onboarding.uploadImage"]["parameters"]["path"]>;
+/** Body of `client.onboarding.uploadImage()` (`POST /onboarding/{id}/images`): its request body (when it has one). */
+export type OnboardingUploadImageBody = NonNullable<operations["onboarding.uploadImage"]["requestBody"]>["content"]["multipart/form-data"];
+/** Result of `client.onboarding.uploadImage()` (`POST /onboarding/{id}/images`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type OnboardingUploadImageResult = OperationResult<operations["onboarding.uploadImage"]>;
+/** Params of `client.onboardings.list()` (`GET /onboardings`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type OnboardingsListParams = OperationArgs<operations["onboardings.list"]>;
+/** Query of `client.onboardings.list()` (`GET /onboardings`): its query parameters (when it has any). */
+export type OnboardingsListQuery = NonNullable<operations["onboardings.list"]["parameters"]["query"]>;
+/** Result of `client.onboardings.list()` (`GET /onboardings`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type OnboardingsListResult = OperationResult<operations["onboardings.list"]>;
+/** Item of `client.onboardings.list()` (`GET /onboardings`): one item of a page (paginated lists: what `…Items()` yields). */
+export type OnboardingsListItem = PageItem<OnboardingsListResult, "data">;
+/** Params of `client.onboardings.get()` (`GET /onboardings/{id}`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type OnboardingsGetParams = OperationArgs<operations["onboardings.get"]>;
+/** Path of `client.onboardings.get()` (`GET /onboardings/{id}`): its path parameters (when it has any). */
+export type OnboardingsGetPath = NonNullable<operations["onboardings.get"]["parameters"]["path"]>;
+/** Result of `client.onboardings.get()` (`GET /onboardings/{id}`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type OnboardingsGetResult = OperationResult<operations["onboardings.get"]>;
+/** Params of `client.credentials.create()` (`POST /credentials`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type CredentialsCreateParams = OperationArgs<operations["credentials.create"]>;
+/** Body of `client.credentials.create()` (`POST /credentials`): its request body (when it has one). */
+export type CredentialsCreateBody = NonNullable<operations["credentials.create"]["requestBody"]>["content"]["application/json"];
+/** Result of `client.credentials.create()` (`POST /credentials`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type CredentialsCreateResult = OperationResult<operations["credentials.create"]>;
+/** Params of `client.billets.info()` (`POST /billets/info`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type BilletsInfoParams = OperationArgs<operations["billets.info"]>;
+/** Body of `client.billets.info()` (`POST /billets/info`): its request body (when it has one). */
+export type BilletsInfoBody = NonNullable<operations["billets.info"]["requestBody"]>["content"]["application/json"];
+/** Result of `client.billets.info()` (`POST /billets/info`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type BilletsInfoResult = OperationResult<operations["billets.info"]>;
+/** Params of `client.billets.list()` (`GET /billets/payments`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type BilletsListParams = OperationArgs<operations["billets.list"]>;
+/** Result of `client.billets.list()` (`GET /billets/payments`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type BilletsListResult = OperationResult<operations["billets.list"]>;
+/** Params of `client.billets.payByDigitableLine()` (`POST /billets/payments`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type BilletsPayByDigitableLineParams = OperationArgs<operations["billets.payByDigitableLine"], "x-idempotency-key">;
+/** Body of `client.billets.payByDigitableLine()` (`POST /billets/payments`): its request body (when it has one). */
+export type BilletsPayByDigitableLineBody = NonNullable<operations["billets.payByDigitableLine"]["requestBody"]>["content"]["application/json"];
+/** Result of `client.billets.payByDigitableLine()` (`POST /billets/payments`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type BilletsPayByDigitableLineResult = OperationResult<operations["billets.payByDigitableLine"]>;
+/** Params of `client.billets.payQueried()` (`POST /billets/payments/queried`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type BilletsPayQueriedParams = OperationArgs<operations["billets.payQueried"], "x-idempotency-key">;
+/** Body of `client.billets.payQueried()` (`POST /billets/payments/queried`): its request body (when it has one). */
+export type BilletsPayQueriedBody = NonNullable<operations["billets.payQueried"]["requestBody"]>["content"]["application/json"];
+/** Result of `client.billets.payQueried()` (`POST /billets/payments/queried`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type BilletsPayQueriedResult = OperationResult<operations["billets.payQueried"]>;
+/** Params of `client.billets.getById()` (`GET /billets/payments/{id}`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type BilletsGetByIdParams = OperationArgs<operations["billets.getById"]>;
+/** Path of `client.billets.getById()` (`GET /billets/payments/{id}`): its path parameters (when it has any). */
+export type BilletsGetByIdPath = NonNullable<operations["billets.getById"]["parameters"]["path"]>;
+/** Result of `client.billets.getById()` (`GET /billets/payments/{id}`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type BilletsGetByIdResult = OperationResult<operations["billets.getById"]>;
+/** Params of `client.billets.detail()` (`GET /billets/payments/{id}/details`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type BilletsDetailParams = OperationArgs<operations["billets.detail"]>;
+/** Path of `client.billets.detail()` (`GET /billets/payments/{id}/details`): its path parameters (when it has any). */
+export type BilletsDetailPath = NonNullable<operations["billets.detail"]["parameters"]["path"]>;
+/** Result of `client.billets.detail()` (`GET /billets/payments/{id}/details`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type BilletsDetailResult = OperationResult<operations["billets.detail"]>;
+/** Params of `client.billets.receipt()` (`GET /billets/payments/{id}/receipt`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type BilletsReceiptParams = OperationArgs<operations["billets.receipt"]>;
+/** Path of `client.billets.receipt()` (`GET /billets/payments/{id}/receipt`): its path parameters (when it has any). */
+export type BilletsReceiptPath = NonNullable<operations["billets.receipt"]["parameters"]["path"]>;
+/** Result of `client.billets.receipt()` (`GET /billets/payments/{id}/receipt`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type BilletsReceiptResult = OperationResult<operations["billets.receipt"]>;
+/** Params of `client.ted.create()` (`POST /ted`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type TedCreateParams = OperationArgs<operations["ted.create"], "x-idempotency-key">;
+/** Body of `client.ted.create()` (`POST /ted`): its request body (when it has one). */
+export type TedCreateBody = NonNullable<operations["ted.create"]["requestBody"]>["content"]["application/json"];
+/** Result of `client.ted.create()` (`POST /ted`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type TedCreateResult = OperationResult<operations["ted.create"]>;
+/** Params of `client.ted.getById()` (`GET /ted/{id}`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type TedGetByIdParams = OperationArgs<operations["ted.getById"]>;
+/** Path of `client.ted.getById()` (`GET /ted/{id}`): its path parameters (when it has any). */
+export type TedGetByIdPath = NonNullable<operations["ted.getById"]["parameters"]["path"]>;
+/** Result of `client.ted.getById()` (`GET /ted/{id}`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type TedGetByIdResult = OperationResult<operations["ted.getById"]>;
+/** Params of `client.ted.getByIdempotencyKey()` (`GET /ted/idempotency-key/{idempotencyKey}`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type TedGetByIdempotencyKeyParams = OperationArgs<operations["ted.getByIdempotencyKey"]>;
+/** Path of `client.ted.getByIdempotencyKey()` (`GET /ted/idempotency-key/{idempotencyKey}`): its path parameters (when it has any). */
+export type TedGetByIdempotencyKeyPath = NonNullable<operations["ted.getByIdempotencyKey"]["parameters"]["path"]>;
+/** Result of `client.ted.getByIdempotencyKey()` (`GET /ted/idempotency-key/{idempotencyKey}`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type TedGetByIdempotencyKeyResult = OperationResult<operations["ted.getByIdempotencyKey"]>;
+/** Params of `client.internalTransfers.create()` (`POST /internal-transfers`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type InternalTransfersCreateParams = OperationArgs<operations["internalTransfers.create"], "x-idempotency-key">;
+/** Body of `client.internalTransfers.create()` (`POST /internal-transfers`): its request body (when it has one). */
+export type InternalTransfersCreateBody = NonNullable<operations["internalTransfers.create"]["requestBody"]>["content"]["application/json"];
+/** Result of `client.internalTransfers.create()` (`POST /internal-transfers`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type InternalTransfersCreateResult = OperationResult<operations["internalTransfers.create"]>;
+/** Params of `client.internalTransfers.getByEndToEndId()` (`GET /internal-transfers/{endToEndId}`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type InternalTransfersGetByEndToEndIdParams = OperationArgs<operations["internalTransfers.getByEndToEndId"]>;
+/** Path of `client.internalTransfers.getByEndToEndId()` (`GET /internal-transfers/{endToEndId}`): its path parameters (when it has any). */
+export type InternalTransfersGetByEndToEndIdPath = NonNullable<operations["internalTransfers.getByEndToEndId"]["parameters"]["path"]>;
+/** Result of `client.internalTransfers.getByEndToEndId()` (`GET /internal-transfers/{endToEndId}`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type InternalTransfersGetByEndToEndIdResult = OperationResult<operations["internalTransfers.getByEndToEndId"]>;
+/** Params of `client.internalTransfers.getByIdempotencyKey()` (`GET /internal-transfers/idempotency-key/{idempotencyKey}`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type InternalTransfersGetByIdempotencyKeyParams = OperationArgs<operations["internalTransfers.getByIdempotencyKey"]>;
+/** Path of `client.internalTransfers.getByIdempotencyKey()` (`GET /internal-transfers/idempotency-key/{idempotencyKey}`): its path parameters (when it has any). */
+export type InternalTransfersGetByIdempotencyKeyPath = NonNullable<operations["internalTransfers.getByIdempotencyKey"]["parameters"]["path"]>;
+/** Result of `client.internalTransfers.getByIdempotencyKey()` (`GET /internal-transfers/idempotency-key/{idempotencyKey}`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type InternalTransfersGetByIdempotencyKeyResult = OperationResult<operations["internalTransfers.getByIdempotencyKey"]>;
+/** Params of `client.invoices.list()` (`GET /invoices`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type InvoicesListParams = OperationArgs<operations["invoices.list"]>;
+/** Query of `client.invoices.list()` (`GET /invoices`): its query parameters (when it has any). */
+export type InvoicesListQuery = NonNullable<operations["invoices.list"]["parameters"]["query"]>;
+/** Result of `client.invoices.list()` (`GET /invoices`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type InvoicesListResult = OperationResult<operations["invoices.list"]>;
+/** Item of `client.invoices.list()` (`GET /invoices`): one item of a page (paginated lists: what `…Items()` yields). */
+export type InvoicesListItem = PageItem<InvoicesListResult, "data">;
+/** Params of `client.invoices.create()` (`POST /invoices`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type InvoicesCreateParams = OperationArgs<operations["invoices.create"], "x-idempotency-key">;
+/** Body of `client.invoices.create()` (`POST /invoices`): its request body (when it has one). */
+export type InvoicesCreateBody = NonNullable<operations["invoices.create"]["requestBody"]>["content"]["application/json"];
+/** Result of `client.invoices.create()` (`POST /invoices`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type InvoicesCreateResult = OperationResult<operations["invoices.create"]>;
+/** Params of `client.invoices.get()` (`GET /invoices/{invoiceId}`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type InvoicesGetParams = OperationArgs<operations["invoices.get"]>;
+/** Path of `client.invoices.get()` (`GET /invoices/{invoiceId}`): its path parameters (when it has any). */
+export type InvoicesGetPath = NonNullable<operations["invoices.get"]["parameters"]["path"]>;
+/** Result of `client.invoices.get()` (`GET /invoices/{invoiceId}`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type InvoicesGetResult = OperationResult<operations["invoices.get"]>;
+/** Params of `client.invoices.emit()` (`POST /invoices/{invoiceId}/emit`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type InvoicesEmitParams = OperationArgs<operations["invoices.emit"]>;
+/** Path of `client.invoices.emit()` (`POST /invoices/{invoiceId}/emit`): its path parameters (when it has any). */
+export type InvoicesEmitPath = NonNullable<operations["invoices.emit"]["parameters"]["path"]>;
+/** Result of `client.invoices.emit()` (`POST /invoices/{invoiceId}/emit`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type InvoicesEmitResult = OperationResult<operations["invoices.emit"]>;
+/** Params of `client.invoices.cancel()` (`POST /invoices/{invoiceId}/cancel`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type InvoicesCancelParams = OperationArgs<operations["invoices.cancel"]>;
+/** Path of `client.invoices.cancel()` (`POST /invoices/{invoiceId}/cancel`): its path parameters (when it has any). */
+export type InvoicesCancelPath = NonNullable<operations["invoices.cancel"]["parameters"]["path"]>;
+/** Result of `client.invoices.cancel()` (`POST /invoices/{invoiceId}/cancel`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type InvoicesCancelResult = OperationResult<operations["invoices.cancel"]>;
+/** Params of `client.webhooks.list()` (`GET /webhooks`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type WebhooksListParams = OperationArgs<operations["webhooks.list"]>;
+/** Result of `client.webhooks.list()` (`GET /webhooks`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type WebhooksListResult = OperationResult<operations["webhooks.list"]>;
+/** Params of `client.webhooks.get()` (`GET /webhooks/{webhookId}`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type WebhooksGetParams = OperationArgs<operations["webhooks.get"]>;
+/** Path of `client.webhooks.get()` (`GET /webhooks/{webhookId}`): its path parameters (when it has any). */
+export type WebhooksGetPath = NonNullable<operations["webhooks.get"]["parameters"]["path"]>;
+/** Result of `client.webhooks.get()` (`GET /webhooks/{webhookId}`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type WebhooksGetResult = OperationResult<operations["webhooks.get"]>;
+/** Params of `client.webhooks.delete()` (`DELETE /webhooks/{webhookId}`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type WebhooksDeleteParams = OperationArgs<operations["webhooks.delete"]>;
+/** Path of `client.webhooks.delete()` (`DELETE /webhooks/{webhookId}`): its path parameters (when it has any). */
+export type WebhooksDeletePath = NonNullable<operations["webhooks.delete"]["parameters"]["path"]>;
+/** Result of `client.webhooks.delete()` (`DELETE /webhooks/{webhookId}`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type WebhooksDeleteResult = OperationResult<operations["webhooks.delete"]>;
+/** Params of `client.webhooks.registerCrypto()` (`POST /webhooks/CRYPTO`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type WebhooksRegisterCryptoParams = OperationArgs<operations["webhooks.registerCrypto"]>;
+/** Body of `client.webhooks.registerCrypto()` (`POST /webhooks/CRYPTO`): its request body (when it has one). */
+export type WebhooksRegisterCryptoBody = NonNullable<operations["webhooks.registerCrypto"]["requestBody"]>["content"]["application/json"];
+/** Result of `client.webhooks.registerCrypto()` (`POST /webhooks/CRYPTO`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type WebhooksRegisterCryptoResult = OperationResult<operations["webhooks.registerCrypto"]>;
+/** Params of `client.webhooks.registerInvoice()` (`POST /webhooks/invoice`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type WebhooksRegisterInvoiceParams = OperationArgs<operations["webhooks.registerInvoice"]>;
+/** Body of `client.webhooks.registerInvoice()` (`POST /webhooks/invoice`): its request body (when it has one). */
+export type WebhooksRegisterInvoiceBody = NonNullable<operations["webhooks.registerInvoice"]["requestBody"]>["content"]["application/json"];
+/** Result of `client.webhooks.registerInvoice()` (`POST /webhooks/invoice`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type WebhooksRegisterInvoiceResult = OperationResult<operations["webhooks.registerInvoice"]>;
+/** Params of `client.webhooks.registerTransfer()` (`POST /webhooks/TRANSFER`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type WebhooksRegisterTransferParams = OperationArgs<operations["webhooks.registerTransfer"]>;
+/** Body of `client.webhooks.registerTransfer()` (`POST /webhooks/TRANSFER`): its request body (when it has one). */
+export type WebhooksRegisterTransferBody = NonNullable<operations["webhooks.registerTransfer"]["requestBody"]>["content"]["application/json"];
+/** Result of `client.webhooks.registerTransfer()` (`POST /webhooks/TRANSFER`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type WebhooksRegisterTransferResult = OperationResult<operations["webhooks.registerTransfer"]>;
+/** Params of `client.webhooks.registerReceive()` (`POST /webhooks/RECEIVE`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type WebhooksRegisterReceiveParams = OperationArgs<operations["webhooks.registerReceive"]>;
+/** Body of `client.webhooks.registerReceive()` (`POST /webhooks/RECEIVE`): its request body (when it has one). */
+export type WebhooksRegisterReceiveBody = NonNullable<operations["webhooks.registerReceive"]["requestBody"]>["content"]["application/json"];
+/** Result of `client.webhooks.registerReceive()` (`POST /webhooks/RECEIVE`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type WebhooksRegisterReceiveResult = OperationResult<operations["webhooks.registerReceive"]>;
+/** Params of `client.webhooks.registerRefund()` (`POST /webhooks/REFUND`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type WebhooksRegisterRefundParams = OperationArgs<operations["webhooks.registerRefund"]>;
+/** Body of `client.webhooks.registerRefund()` (`POST /webhooks/REFUND`): its request body (when it has one). */
+export type WebhooksRegisterRefundBody = NonNullable<operations["webhooks.registerRefund"]["requestBody"]>["content"]["application/json"];
+/** Result of `client.webhooks.registerRefund()` (`POST /webhooks/REFUND`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type WebhooksRegisterRefundResult = OperationResult<operations["webhooks.registerRefund"]>;
+/** Params of `client.webhooks.registerCashout()` (`POST /webhooks/CASHOUT`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type WebhooksRegisterCashoutParams = OperationArgs<operations["webhooks.registerCashout"]>;
+/** Body of `client.webhooks.registerCashout()` (`POST /webhooks/CASHOUT`): its request body (when it has one). */
+export type WebhooksRegisterCashoutBody = NonNullable<operations["webhooks.registerCashout"]["requestBody"]>["content"]["application/json"];
+/** Result of `client.webhooks.registerCashout()` (`POST /webhooks/CASHOUT`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type WebhooksRegisterCashoutResult = OperationResult<operations["webhooks.registerCashout"]>;
+/** Params of `client.webhooks.registerInfraction()` (`POST /webhooks/INFRACTION`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type WebhooksRegisterInfractionParams = OperationArgs<operations["webhooks.registerInfraction"]>;
+/** Body of `client.webhooks.registerInfraction()` (`POST /webhooks/INFRACTION`): its request body (when it has one). */
+export type WebhooksRegisterInfractionBody = NonNullable<operations["webhooks.registerInfraction"]["requestBody"]>["content"]["application/json"];
+/** Result of `client.webhooks.registerInfraction()` (`POST /webhooks/INFRACTION`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type WebhooksRegisterInfractionResult = OperationResult<operations["webhooks.registerInfraction"]>;
+/** Params of `client.caasWallets.list()` (`GET /crypto-caas/wallets`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type CaasWalletsListParams = OperationArgs<operations["caasWallets.list"]>;
+/** Query of `client.caasWallets.list()` (`GET /crypto-caas/wallets`): its query parameters (when it has any). */
+export type CaasWalletsListQuery = NonNullable<operations["caasWallets.list"]["parameters"]["query"]>;
+/** Result of `client.caasWallets.list()` (`GET /crypto-caas/wallets`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type CaasWalletsListResult = OperationResult<operations["caasWallets.list"]>;
+/** Params of `client.caasWallets.create()` (`POST /crypto-caas/wallets`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type CaasWalletsCreateParams = OperationArgs<operations["caasWallets.create"], "Idempotency-Key">;
+/** Body of `client.caasWallets.create()` (`POST /crypto-caas/wallets`): its request body (when it has one). */
+export type CaasWalletsCreateBody = NonNullable<operations["caasWallets.create"]["requestBody"]>["content"]["application/json"];
+/** Result of `client.caasWallets.create()` (`POST /crypto-caas/wallets`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type CaasWalletsCreateResult = OperationResult<operations["caasWallets.create"]>;
+/** Params of `client.caasQuotes.create()` (`POST /crypto-caas/quotes`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type CaasQuotesCreateParams = OperationArgs<operations["caasQuotes.create"], "Idempotency-Key">;
+/** Body of `client.caasQuotes.create()` (`POST /crypto-caas/quotes`): its request body (when it has one). */
+export type CaasQuotesCreateBody = NonNullable<operations["caasQuotes.create"]["requestBody"]>["content"]["application/json"];
+/** Result of `client.caasQuotes.create()` (`POST /crypto-caas/quotes`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type CaasQuotesCreateResult = OperationResult<operations["caasQuotes.create"]>;
+/** Params of `client.caasOrders.list()` (`GET /crypto-caas/orders`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type CaasOrdersListParams = OperationArgs<operations["caasOrders.list"]>;
+/** Query of `client.caasOrders.list()` (`GET /crypto-caas/orders`): its query parameters (when it has any). */
+export type CaasOrdersListQuery = NonNullable<operations["caasOrders.list"]["parameters"]["query"]>;
+/** Result of `client.caasOrders.list()` (`GET /crypto-caas/orders`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type CaasOrdersListResult = OperationResult<operations["caasOrders.list"]>;
+/** Item of `client.caasOrders.list()` (`GET /crypto-caas/orders`): one item of a page (paginated lists: what `…Items()` yields). */
+export type CaasOrdersListItem = PageItem<CaasOrdersListResult, "data">;
+/** Params of `client.caasOrders.create()` (`POST /crypto-caas/orders`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type CaasOrdersCreateParams = OperationArgs<operations["caasOrders.create"], "Idempotency-Key">;
+/** Body of `client.caasOrders.create()` (`POST /crypto-caas/orders`): its request body (when it has one). */
+export type CaasOrdersCreateBody = NonNullable<operations["caasOrders.create"]["requestBody"]>["content"]["application/json"];
+/** Result of `client.caasOrders.create()` (`POST /crypto-caas/orders`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type CaasOrdersCreateResult = OperationResult<operations["caasOrders.create"]>;
+/** Params of `client.caasOrders.get()` (`GET /crypto-caas/orders/{id}`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type CaasOrdersGetParams = OperationArgs<operations["caasOrders.get"]>;
+/** Path of `client.caasOrders.get()` (`GET /crypto-caas/orders/{id}`): its path parameters (when it has any). */
+export type CaasOrdersGetPath = NonNullable<operations["caasOrders.get"]["parameters"]["path"]>;
+/** Result of `client.caasOrders.get()` (`GET /crypto-caas/orders/{id}`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type CaasOrdersGetResult = OperationResult<operations["caasOrders.get"]>;
+/** Params of `client.cryptoRiskAnalyses.list()` (`GET /crypto-risk/analyses`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type CryptoRiskAnalysesListParams = OperationArgs<operations["cryptoRiskAnalyses.list"]>;
+/** Query of `client.cryptoRiskAnalyses.list()` (`GET /crypto-risk/analyses`): its query parameters (when it has any). */
+export type CryptoRiskAnalysesListQuery = NonNullable<operations["cryptoRiskAnalyses.list"]["parameters"]["query"]>;
+/** Result of `client.cryptoRiskAnalyses.list()` (`GET /crypto-risk/analyses`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type CryptoRiskAnalysesListResult = OperationResult<operations["cryptoRiskAnalyses.list"]>;
+/** Item of `client.cryptoRiskAnalyses.list()` (`GET /crypto-risk/analyses`): one item of a page (paginated lists: what `…Items()` yields). */
+export type CryptoRiskAnalysesListItem = PageItem<CryptoRiskAnalysesListResult, "data">;
+/** Params of `client.cryptoRiskAnalyses.create()` (`POST /crypto-risk/analyses`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type CryptoRiskAnalysesCreateParams = OperationArgs<operations["cryptoRiskAnalyses.create"]>;
+/** Body of `client.cryptoRiskAnalyses.create()` (`POST /crypto-risk/analyses`): its request body (when it has one). */
+export type CryptoRiskAnalysesCreateBody = NonNullable<operations["cryptoRiskAnalyses.create"]["requestBody"]>["content"]["application/json"];
+/** Result of `client.cryptoRiskAnalyses.create()` (`POST /crypto-risk/analyses`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type CryptoRiskAnalysesCreateResult = OperationResult<operations["cryptoRiskAnalyses.create"]>;
+/** Params of `client.cryptoRiskAnalyses.get()` (`GET /crypto-risk/analyses/{id}`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type CryptoRiskAnalysesGetParams = OperationArgs<operations["cryptoRiskAnalyses.get"]>;
+/** Path of `client.cryptoRiskAnalyses.get()` (`GET /crypto-risk/analyses/{id}`): its path parameters (when it has any). */
+export type CryptoRiskAnalysesGetPath = NonNullable<operations["cryptoRiskAnalyses.get"]["parameters"]["path"]>;
+/** Result of `client.cryptoRiskAnalyses.get()` (`GET /crypto-risk/analyses/{id}`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type CryptoRiskAnalysesGetResult = OperationResult<operations["cryptoRiskAnalyses.get"]>;
+/** Params of `client.cryptoRiskIngest.get()` (`GET /crypto-risk/ingest`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type CryptoRiskIngestGetParams = OperationArgs<operations["cryptoRiskIngest.get"]>;
+/** Query of `client.cryptoRiskIngest.get()` (`GET /crypto-risk/ingest`): its query parameters (when it has any). */
+export type CryptoRiskIngestGetQuery = NonNullable<operations["cryptoRiskIngest.get"]["parameters"]["query"]>;
+/** Result of `client.cryptoRiskIngest.get()` (`GET /crypto-risk/ingest`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type CryptoRiskIngestGetResult = OperationResult<operations["cryptoRiskIngest.get"]>;
 
 /** The typed methods of the interface, one per operationId, over a runtime that sends the requests. */
 export function createAccountsFacade(runtime: FacadeRuntime) {
@@ -2956,7 +3298,7 @@ export function createAccountsFacade(runtime: FacadeRuntime) {
        *
        * **Provisional**: Section 5.5 gives the request and response members of the interface A token request but says its path is not shown.
        */
-      token: (args: OperationArgs<operations["auth.token"]>, options?: CallOptions): CallPromise<OperationResult<operations["auth.token"]>> => runtime.invoke("auth.token", args, options) as CallPromise<OperationResult<operations["auth.token"]>>,
+      token: (args: AuthTokenParams, options?: CallOptions): CallPromise<AuthTokenResult> => runtime.invoke("auth.token", args, options) as CallPromise<AuthTokenResult>,
     },
     keys: {
       /**
@@ -2964,25 +3306,25 @@ export function createAccountsFacade(runtime: FacadeRuntime) {
        *
        * `GET /accounts/keys` — scopes: pix.read
        */
-      list: (args: OperationArgs<operations["keys.list"]> = {}, options?: CallOptions): CallPromise<OperationResult<operations["keys.list"]>> => runtime.invoke("keys.list", args, options) as CallPromise<OperationResult<operations["keys.list"]>>,
+      list: (args: KeysListParams = {}, options?: CallOptions): CallPromise<KeysListResult> => runtime.invoke("keys.list", args, options) as CallPromise<KeysListResult>,
       /**
        * Register a Pix key
        *
        * `POST /accounts/keys` — scopes: pix.write
        */
-      create: (args: OperationArgs<operations["keys.create"]>, options?: CallOptions): CallPromise<OperationResult<operations["keys.create"]>> => runtime.invoke("keys.create", args, options) as CallPromise<OperationResult<operations["keys.create"]>>,
+      create: (args: KeysCreateParams, options?: CallOptions): CallPromise<KeysCreateResult> => runtime.invoke("keys.create", args, options) as CallPromise<KeysCreateResult>,
       /**
        * Start the ownership proof of an e-mail or phone key
        *
        * `POST /accounts/keys/challenge` — scopes: pix.write
        */
-      challenge: (args: OperationArgs<operations["keys.challenge"]>, options?: CallOptions): CallPromise<OperationResult<operations["keys.challenge"]>> => runtime.invoke("keys.challenge", args, options) as CallPromise<OperationResult<operations["keys.challenge"]>>,
+      challenge: (args: KeysChallengeParams, options?: CallOptions): CallPromise<KeysChallengeResult> => runtime.invoke("keys.challenge", args, options) as CallPromise<KeysChallengeResult>,
       /**
        * Remove a Pix key
        *
        * `DELETE /accounts/keys/{key}` — scopes: pix.write
        */
-      delete: (args: OperationArgs<operations["keys.delete"]>, options?: CallOptions): CallPromise<OperationResult<operations["keys.delete"]>> => runtime.invoke("keys.delete", args, options) as CallPromise<OperationResult<operations["keys.delete"]>>,
+      delete: (args: KeysDeleteParams, options?: CallOptions): CallPromise<KeysDeleteResult> => runtime.invoke("keys.delete", args, options) as CallPromise<KeysDeleteResult>,
     },
     pixKeys: {
       /**
@@ -2990,7 +3332,7 @@ export function createAccountsFacade(runtime: FacadeRuntime) {
        *
        * `GET /pix/keys/{key}` — scopes: pix.read
        */
-      lookup: (args: OperationArgs<operations["pixKeys.lookup"]>, options?: CallOptions): CallPromise<OperationResult<operations["pixKeys.lookup"]>> => runtime.invoke("pixKeys.lookup", args, options) as CallPromise<OperationResult<operations["pixKeys.lookup"]>>,
+      lookup: (args: PixKeysLookupParams, options?: CallOptions): CallPromise<PixKeysLookupResult> => runtime.invoke("pixKeys.lookup", args, options) as CallPromise<PixKeysLookupResult>,
     },
     transactions: {
       /**
@@ -2998,17 +3340,17 @@ export function createAccountsFacade(runtime: FacadeRuntime) {
        *
        * `GET /accounts/transactions` — scopes: transactions.read
        */
-      list: (args: OperationArgs<operations["transactions.list"]>, options?: CallOptions): CallPromise<OperationResult<operations["transactions.list"]>> => runtime.invoke("transactions.list", args, options) as CallPromise<OperationResult<operations["transactions.list"]>>,
+      list: (args: TransactionsListParams, options?: CallOptions): CallPromise<TransactionsListResult> => runtime.invoke("transactions.list", args, options) as CallPromise<TransactionsListResult>,
       /** Every page of `transactions.list`, following `page_offset` until the last page. */
-      listPages: (args: OperationArgs<operations["transactions.list"]>, options?: CallOptions): AsyncIterable<OperationResult<operations["transactions.list"]>> => runtime.pages("transactions.list", args, options) as AsyncIterable<OperationResult<operations["transactions.list"]>>,
+      listPages: (args: TransactionsListParams, options?: CallOptions): AsyncIterable<TransactionsListResult> => runtime.pages("transactions.list", args, options) as AsyncIterable<TransactionsListResult>,
       /** Every item of every page of `transactions.list`. */
-      listItems: (args: OperationArgs<operations["transactions.list"]>, options?: CallOptions): AsyncIterable<PageItem<OperationResult<operations["transactions.list"]>, "data">> => itemsOf(runtime.pages("transactions.list", args, options) as AsyncIterable<OperationResult<operations["transactions.list"]>>, "data"),
+      listItems: (args: TransactionsListParams, options?: CallOptions): AsyncIterable<TransactionsListItem> => itemsOf(runtime.pages("transactions.list", args, options) as AsyncIterable<TransactionsListResult>, "data"),
       /**
        * Get the details of a transaction
        *
        * `GET /accounts/transactions/{transactionId}/details` — scopes: transactions.read
        */
-      details: (args: OperationArgs<operations["transactions.details"]>, options?: CallOptions): CallPromise<OperationResult<operations["transactions.details"]>> => runtime.invoke("transactions.details", args, options) as CallPromise<OperationResult<operations["transactions.details"]>>,
+      details: (args: TransactionsDetailsParams, options?: CallOptions): CallPromise<TransactionsDetailsResult> => runtime.invoke("transactions.details", args, options) as CallPromise<TransactionsDetailsResult>,
     },
     balance: {
       /**
@@ -3018,7 +3360,7 @@ export function createAccountsFacade(runtime: FacadeRuntime) {
        *
        * **Provisional**: Section 4.2 describes the balance query and its response but says its method and path are not shown.
        */
-      get: (args: OperationArgs<operations["balance.get"]> = {}, options?: CallOptions): CallPromise<OperationResult<operations["balance.get"]>> => runtime.invoke("balance.get", args, options) as CallPromise<OperationResult<operations["balance.get"]>>,
+      get: (args: BalanceGetParams = {}, options?: CallOptions): CallPromise<BalanceGetResult> => runtime.invoke("balance.get", args, options) as CallPromise<BalanceGetResult>,
     },
     statements: {
       /**
@@ -3028,7 +3370,7 @@ export function createAccountsFacade(runtime: FacadeRuntime) {
        *
        * **Provisional**: Section 4.2 gives the body and response of the statement summary by period but says its method and path are not shown.
        */
-      summaryByPeriod: (args: OperationArgs<operations["statements.summaryByPeriod"]>, options?: CallOptions): CallPromise<OperationResult<operations["statements.summaryByPeriod"]>> => runtime.invoke("statements.summaryByPeriod", args, options) as CallPromise<OperationResult<operations["statements.summaryByPeriod"]>>,
+      summaryByPeriod: (args: StatementsSummaryByPeriodParams, options?: CallOptions): CallPromise<StatementsSummaryByPeriodResult> => runtime.invoke("statements.summaryByPeriod", args, options) as CallPromise<StatementsSummaryByPeriodResult>,
       /**
        * Summarise one day's statement hour by hour
        *
@@ -3036,7 +3378,7 @@ export function createAccountsFacade(runtime: FacadeRuntime) {
        *
        * **Provisional**: Section 4.2 gives the body and response of the hourly statement summary but says its method and path are not shown.
        */
-      summaryByHour: (args: OperationArgs<operations["statements.summaryByHour"]>, options?: CallOptions): CallPromise<OperationResult<operations["statements.summaryByHour"]>> => runtime.invoke("statements.summaryByHour", args, options) as CallPromise<OperationResult<operations["statements.summaryByHour"]>>,
+      summaryByHour: (args: StatementsSummaryByHourParams, options?: CallOptions): CallPromise<StatementsSummaryByHourResult> => runtime.invoke("statements.summaryByHour", args, options) as CallPromise<StatementsSummaryByHourResult>,
     },
     childAccounts: {
       /**
@@ -3044,17 +3386,17 @@ export function createAccountsFacade(runtime: FacadeRuntime) {
        *
        * `GET /accounts` — scopes: baas.accounts.read
        */
-      list: (args: OperationArgs<operations["childAccounts.list"]> = {}, options?: CallOptions): CallPromise<OperationResult<operations["childAccounts.list"]>> => runtime.invoke("childAccounts.list", args, options) as CallPromise<OperationResult<operations["childAccounts.list"]>>,
+      list: (args: ChildAccountsListParams = {}, options?: CallOptions): CallPromise<ChildAccountsListResult> => runtime.invoke("childAccounts.list", args, options) as CallPromise<ChildAccountsListResult>,
       /** Every page of `childAccounts.list`, following `page` until the last page. */
-      listPages: (args: OperationArgs<operations["childAccounts.list"]> = {}, options?: CallOptions): AsyncIterable<OperationResult<operations["childAccounts.list"]>> => runtime.pages("childAccounts.list", args, options) as AsyncIterable<OperationResult<operations["childAccounts.list"]>>,
+      listPages: (args: ChildAccountsListParams = {}, options?: CallOptions): AsyncIterable<ChildAccountsListResult> => runtime.pages("childAccounts.list", args, options) as AsyncIterable<ChildAccountsListResult>,
       /** Every item of every page of `childAccounts.list`. */
-      listItems: (args: OperationArgs<operations["childAccounts.list"]> = {}, options?: CallOptions): AsyncIterable<PageItem<OperationResult<operations["childAccounts.list"]>, "data">> => itemsOf(runtime.pages("childAccounts.list", args, options) as AsyncIterable<OperationResult<operations["childAccounts.list"]>>, "data"),
+      listItems: (args: ChildAccountsListParams = {}, options?: CallOptions): AsyncIterable<ChildAccountsListItem> => itemsOf(runtime.pages("childAccounts.list", args, options) as AsyncIterable<ChildAccountsListResult>, "data"),
       /**
        * Get a child account
        *
        * `GET /accounts/{id}` — scopes: baas.accounts.read
        */
-      get: (args: OperationArgs<operations["childAccounts.get"]>, options?: CallOptions): CallPromise<OperationResult<operations["childAccounts.get"]>> => runtime.invoke("childAccounts.get", args, options) as CallPromise<OperationResult<operations["childAccounts.get"]>>,
+      get: (args: ChildAccountsGetParams, options?: CallOptions): CallPromise<ChildAccountsGetResult> => runtime.invoke("childAccounts.get", args, options) as CallPromise<ChildAccountsGetResult>,
     },
     onboarding: {
       /**
@@ -3062,13 +3404,13 @@ export function createAccountsFacade(runtime: FacadeRuntime) {
        *
        * `POST /onboarding` — scopes: baas.onboarding.write
        */
-      create: (args: OperationArgs<operations["onboarding.create"]>, options?: CallOptions): CallPromise<OperationResult<operations["onboarding.create"]>> => runtime.invoke("onboarding.create", args, options) as CallPromise<OperationResult<operations["onboarding.create"]>>,
+      create: (args: OnboardingCreateParams, options?: CallOptions): CallPromise<OnboardingCreateResult> => runtime.invoke("onboarding.create", args, options) as CallPromise<OnboardingCreateResult>,
       /**
        * Send a document image of an onboarding
        *
        * `POST /onboarding/{id}/images` — scopes: baas.onboarding.write
        */
-      uploadImage: (args: OperationArgs<operations["onboarding.uploadImage"]>, options?: CallOptions): CallPromise<OperationResult<operations["onboarding.uploadImage"]>> => runtime.invoke("onboarding.uploadImage", args, options) as CallPromise<OperationResult<operations["onboarding.uploadImage"]>>,
+      uploadImage: (args: OnboardingUploadImageParams, options?: CallOptions): CallPromise<OnboardingUploadImageResult> => runtime.invoke("onboarding.uploadImage", args, options) as CallPromise<OnboardingUploadImageResult>,
     },
     onboardings: {
       /**
@@ -3076,17 +3418,17 @@ export function createAccountsFacade(runtime: FacadeRuntime) {
        *
        * `GET /onboardings` — scopes: baas.onboarding.read
        */
-      list: (args: OperationArgs<operations["onboardings.list"]> = {}, options?: CallOptions): CallPromise<OperationResult<operations["onboardings.list"]>> => runtime.invoke("onboardings.list", args, options) as CallPromise<OperationResult<operations["onboardings.list"]>>,
+      list: (args: OnboardingsListParams = {}, options?: CallOptions): CallPromise<OnboardingsListResult> => runtime.invoke("onboardings.list", args, options) as CallPromise<OnboardingsListResult>,
       /** Every page of `onboardings.list`, following `page` until the last page. */
-      listPages: (args: OperationArgs<operations["onboardings.list"]> = {}, options?: CallOptions): AsyncIterable<OperationResult<operations["onboardings.list"]>> => runtime.pages("onboardings.list", args, options) as AsyncIterable<OperationResult<operations["onboardings.list"]>>,
+      listPages: (args: OnboardingsListParams = {}, options?: CallOptions): AsyncIterable<OnboardingsListResult> => runtime.pages("onboardings.list", args, options) as AsyncIterable<OnboardingsListResult>,
       /** Every item of every page of `onboardings.list`. */
-      listItems: (args: OperationArgs<operations["onboardings.list"]> = {}, options?: CallOptions): AsyncIterable<PageItem<OperationResult<operations["onboardings.list"]>, "data">> => itemsOf(runtime.pages("onboardings.list", args, options) as AsyncIterable<OperationResult<operations["onboardings.list"]>>, "data"),
+      listItems: (args: OnboardingsListParams = {}, options?: CallOptions): AsyncIterable<OnboardingsListItem> => itemsOf(runtime.pages("onboardings.list", args, options) as AsyncIterable<OnboardingsListResult>, "data"),
       /**
        * Get an onboarding
        *
        * `GET /onboardings/{id}` — scopes: baas.onboarding.read
        */
-      get: (args: OperationArgs<operations["onboardings.get"]>, options?: CallOptions): CallPromise<OperationResult<operations["onboardings.get"]>> => runtime.invoke("onboardings.get", args, options) as CallPromise<OperationResult<operations["onboardings.get"]>>,
+      get: (args: OnboardingsGetParams, options?: CallOptions): CallPromise<OnboardingsGetResult> => runtime.invoke("onboardings.get", args, options) as CallPromise<OnboardingsGetResult>,
     },
     credentials: {
       /**
@@ -3096,7 +3438,7 @@ export function createAccountsFacade(runtime: FacadeRuntime) {
        *
        * **Provisional**: Section 4.3 says the path and method of the credential issuing endpoints are not shown; the body and response are those of section 2.4.
        */
-      create: (args: OperationArgs<operations["credentials.create"]>, options?: CallOptions): CallPromise<OperationResult<operations["credentials.create"]>> => runtime.invoke("credentials.create", args, options) as CallPromise<OperationResult<operations["credentials.create"]>>,
+      create: (args: CredentialsCreateParams, options?: CallOptions): CallPromise<CredentialsCreateResult> => runtime.invoke("credentials.create", args, options) as CallPromise<CredentialsCreateResult>,
     },
     billets: {
       /**
@@ -3104,7 +3446,7 @@ export function createAccountsFacade(runtime: FacadeRuntime) {
        *
        * `POST /billets/info` — scopes: billets.read
        */
-      info: (args: OperationArgs<operations["billets.info"]>, options?: CallOptions): CallPromise<OperationResult<operations["billets.info"]>> => runtime.invoke("billets.info", args, options) as CallPromise<OperationResult<operations["billets.info"]>>,
+      info: (args: BilletsInfoParams, options?: CallOptions): CallPromise<BilletsInfoResult> => runtime.invoke("billets.info", args, options) as CallPromise<BilletsInfoResult>,
       /**
        * List billet payments
        *
@@ -3112,7 +3454,7 @@ export function createAccountsFacade(runtime: FacadeRuntime) {
        *
        * **Provisional**: Section 4.4 gives the response of the billet payment list but not its method, path or query parameters.
        */
-      list: (args: OperationArgs<operations["billets.list"]> = {}, options?: CallOptions): CallPromise<OperationResult<operations["billets.list"]>> => runtime.invoke("billets.list", args, options) as CallPromise<OperationResult<operations["billets.list"]>>,
+      list: (args: BilletsListParams = {}, options?: CallOptions): CallPromise<BilletsListResult> => runtime.invoke("billets.list", args, options) as CallPromise<BilletsListResult>,
       /**
        * Pay a billet by its digitable line
        *
@@ -3122,7 +3464,7 @@ export function createAccountsFacade(runtime: FacadeRuntime) {
        *
        * Idempotent: the runtime sends `x-idempotency-key` (generated when not given) and reuses it on retries.
        */
-      payByDigitableLine: (args: OperationArgs<operations["billets.payByDigitableLine"], "x-idempotency-key">, options?: CallOptions): CallPromise<OperationResult<operations["billets.payByDigitableLine"]>> => runtime.invoke("billets.payByDigitableLine", args, options) as CallPromise<OperationResult<operations["billets.payByDigitableLine"]>>,
+      payByDigitableLine: (args: BilletsPayByDigitableLineParams, options?: CallOptions): CallPromise<BilletsPayByDigitableLineResult> => runtime.invoke("billets.payByDigitableLine", args, options) as CallPromise<BilletsPayByDigitableLineResult>,
       /**
        * Pay a billet already queried
        *
@@ -3132,7 +3474,7 @@ export function createAccountsFacade(runtime: FacadeRuntime) {
        *
        * Idempotent: the runtime sends `x-idempotency-key` (generated when not given) and reuses it on retries.
        */
-      payQueried: (args: OperationArgs<operations["billets.payQueried"], "x-idempotency-key">, options?: CallOptions): CallPromise<OperationResult<operations["billets.payQueried"]>> => runtime.invoke("billets.payQueried", args, options) as CallPromise<OperationResult<operations["billets.payQueried"]>>,
+      payQueried: (args: BilletsPayQueriedParams, options?: CallOptions): CallPromise<BilletsPayQueriedResult> => runtime.invoke("billets.payQueried", args, options) as CallPromise<BilletsPayQueriedResult>,
       /**
        * Get a billet payment by id
        *
@@ -3140,7 +3482,7 @@ export function createAccountsFacade(runtime: FacadeRuntime) {
        *
        * **Provisional**: Section 4.4 gives the path parameter and response of the billet payment by id but not its method or path.
        */
-      getById: (args: OperationArgs<operations["billets.getById"]>, options?: CallOptions): CallPromise<OperationResult<operations["billets.getById"]>> => runtime.invoke("billets.getById", args, options) as CallPromise<OperationResult<operations["billets.getById"]>>,
+      getById: (args: BilletsGetByIdParams, options?: CallOptions): CallPromise<BilletsGetByIdResult> => runtime.invoke("billets.getById", args, options) as CallPromise<BilletsGetByIdResult>,
       /**
        * Get the details of a billet payment
        *
@@ -3148,7 +3490,7 @@ export function createAccountsFacade(runtime: FacadeRuntime) {
        *
        * **Provisional**: Section 4.4 gives the path parameter and response of the billet payment detail but not its method or path.
        */
-      detail: (args: OperationArgs<operations["billets.detail"]>, options?: CallOptions): CallPromise<OperationResult<operations["billets.detail"]>> => runtime.invoke("billets.detail", args, options) as CallPromise<OperationResult<operations["billets.detail"]>>,
+      detail: (args: BilletsDetailParams, options?: CallOptions): CallPromise<BilletsDetailResult> => runtime.invoke("billets.detail", args, options) as CallPromise<BilletsDetailResult>,
       /**
        * Get the receipt of a billet payment
        *
@@ -3156,7 +3498,7 @@ export function createAccountsFacade(runtime: FacadeRuntime) {
        *
        * **Provisional**: Section 4.4 gives the path parameter and response of the billet receipt but not its method or path.
        */
-      receipt: (args: OperationArgs<operations["billets.receipt"]>, options?: CallOptions): CallPromise<OperationResult<operations["billets.receipt"]>> => runtime.invoke("billets.receipt", args, options) as CallPromise<OperationResult<operations["billets.receipt"]>>,
+      receipt: (args: BilletsReceiptParams, options?: CallOptions): CallPromise<BilletsReceiptResult> => runtime.invoke("billets.receipt", args, options) as CallPromise<BilletsReceiptResult>,
     },
     ted: {
       /**
@@ -3168,7 +3510,7 @@ export function createAccountsFacade(runtime: FacadeRuntime) {
        *
        * Idempotent: the runtime sends `x-idempotency-key` (generated when not given) and reuses it on retries.
        */
-      create: (args: OperationArgs<operations["ted.create"], "x-idempotency-key">, options?: CallOptions): CallPromise<OperationResult<operations["ted.create"]>> => runtime.invoke("ted.create", args, options) as CallPromise<OperationResult<operations["ted.create"]>>,
+      create: (args: TedCreateParams, options?: CallOptions): CallPromise<TedCreateResult> => runtime.invoke("ted.create", args, options) as CallPromise<TedCreateResult>,
       /**
        * Get a TED by id
        *
@@ -3176,7 +3518,7 @@ export function createAccountsFacade(runtime: FacadeRuntime) {
        *
        * **Provisional**: Section 4.4 gives the path parameter and response of the TED lookup by id but not its method or path.
        */
-      getById: (args: OperationArgs<operations["ted.getById"]>, options?: CallOptions): CallPromise<OperationResult<operations["ted.getById"]>> => runtime.invoke("ted.getById", args, options) as CallPromise<OperationResult<operations["ted.getById"]>>,
+      getById: (args: TedGetByIdParams, options?: CallOptions): CallPromise<TedGetByIdResult> => runtime.invoke("ted.getById", args, options) as CallPromise<TedGetByIdResult>,
       /**
        * Get a TED by idempotency key
        *
@@ -3184,7 +3526,7 @@ export function createAccountsFacade(runtime: FacadeRuntime) {
        *
        * **Provisional**: Section 4.4 gives the path parameter and response of the TED lookup by idempotency key but not its method or path.
        */
-      getByIdempotencyKey: (args: OperationArgs<operations["ted.getByIdempotencyKey"]>, options?: CallOptions): CallPromise<OperationResult<operations["ted.getByIdempotencyKey"]>> => runtime.invoke("ted.getByIdempotencyKey", args, options) as CallPromise<OperationResult<operations["ted.getByIdempotencyKey"]>>,
+      getByIdempotencyKey: (args: TedGetByIdempotencyKeyParams, options?: CallOptions): CallPromise<TedGetByIdempotencyKeyResult> => runtime.invoke("ted.getByIdempotencyKey", args, options) as CallPromise<TedGetByIdempotencyKeyResult>,
     },
     internalTransfers: {
       /**
@@ -3196,7 +3538,7 @@ export function createAccountsFacade(runtime: FacadeRuntime) {
        *
        * Idempotent: the runtime sends `x-idempotency-key` (generated when not given) and reuses it on retries.
        */
-      create: (args: OperationArgs<operations["internalTransfers.create"], "x-idempotency-key">, options?: CallOptions): CallPromise<OperationResult<operations["internalTransfers.create"]>> => runtime.invoke("internalTransfers.create", args, options) as CallPromise<OperationResult<operations["internalTransfers.create"]>>,
+      create: (args: InternalTransfersCreateParams, options?: CallOptions): CallPromise<InternalTransfersCreateResult> => runtime.invoke("internalTransfers.create", args, options) as CallPromise<InternalTransfersCreateResult>,
       /**
        * Get an internal transfer by end-to-end id
        *
@@ -3204,7 +3546,7 @@ export function createAccountsFacade(runtime: FacadeRuntime) {
        *
        * **Provisional**: Section 4.4 gives the path parameter and response of the internal transfer lookup by end-to-end id but not its method or path.
        */
-      getByEndToEndId: (args: OperationArgs<operations["internalTransfers.getByEndToEndId"]>, options?: CallOptions): CallPromise<OperationResult<operations["internalTransfers.getByEndToEndId"]>> => runtime.invoke("internalTransfers.getByEndToEndId", args, options) as CallPromise<OperationResult<operations["internalTransfers.getByEndToEndId"]>>,
+      getByEndToEndId: (args: InternalTransfersGetByEndToEndIdParams, options?: CallOptions): CallPromise<InternalTransfersGetByEndToEndIdResult> => runtime.invoke("internalTransfers.getByEndToEndId", args, options) as CallPromise<InternalTransfersGetByEndToEndIdResult>,
       /**
        * Get an internal transfer by idempotency key
        *
@@ -3212,7 +3554,7 @@ export function createAccountsFacade(runtime: FacadeRuntime) {
        *
        * **Provisional**: Section 4.4 gives the path parameter and response of the internal transfer lookup by idempotency key but not its method or path.
        */
-      getByIdempotencyKey: (args: OperationArgs<operations["internalTransfers.getByIdempotencyKey"]>, options?: CallOptions): CallPromise<OperationResult<operations["internalTransfers.getByIdempotencyKey"]>> => runtime.invoke("internalTransfers.getByIdempotencyKey", args, options) as CallPromise<OperationResult<operations["internalTransfers.getByIdempotencyKey"]>>,
+      getByIdempotencyKey: (args: InternalTransfersGetByIdempotencyKeyParams, options?: CallOptions): CallPromise<InternalTransfersGetByIdempotencyKeyResult> => runtime.invoke("internalTransfers.getByIdempotencyKey", args, options) as CallPromise<InternalTransfersGetByIdempotencyKeyResult>,
     },
     invoices: {
       /**
@@ -3222,11 +3564,11 @@ export function createAccountsFacade(runtime: FacadeRuntime) {
        *
        * **Provisional**: Section 4.4 gives the query parameters and response of the invoice list but not its method or path.
        */
-      list: (args: OperationArgs<operations["invoices.list"]> = {}, options?: CallOptions): CallPromise<OperationResult<operations["invoices.list"]>> => runtime.invoke("invoices.list", args, options) as CallPromise<OperationResult<operations["invoices.list"]>>,
+      list: (args: InvoicesListParams = {}, options?: CallOptions): CallPromise<InvoicesListResult> => runtime.invoke("invoices.list", args, options) as CallPromise<InvoicesListResult>,
       /** Every page of `invoices.list`, following `page` until the last page. */
-      listPages: (args: OperationArgs<operations["invoices.list"]> = {}, options?: CallOptions): AsyncIterable<OperationResult<operations["invoices.list"]>> => runtime.pages("invoices.list", args, options) as AsyncIterable<OperationResult<operations["invoices.list"]>>,
+      listPages: (args: InvoicesListParams = {}, options?: CallOptions): AsyncIterable<InvoicesListResult> => runtime.pages("invoices.list", args, options) as AsyncIterable<InvoicesListResult>,
       /** Every item of every page of `invoices.list`. */
-      listItems: (args: OperationArgs<operations["invoices.list"]> = {}, options?: CallOptions): AsyncIterable<PageItem<OperationResult<operations["invoices.list"]>, "data">> => itemsOf(runtime.pages("invoices.list", args, options) as AsyncIterable<OperationResult<operations["invoices.list"]>>, "data"),
+      listItems: (args: InvoicesListParams = {}, options?: CallOptions): AsyncIterable<InvoicesListItem> => itemsOf(runtime.pages("invoices.list", args, options) as AsyncIterable<InvoicesListResult>, "data"),
       /**
        * Create an invoice
        *
@@ -3236,7 +3578,7 @@ export function createAccountsFacade(runtime: FacadeRuntime) {
        *
        * Idempotent: the runtime sends `x-idempotency-key` (generated when not given) and reuses it on retries.
        */
-      create: (args: OperationArgs<operations["invoices.create"], "x-idempotency-key">, options?: CallOptions): CallPromise<OperationResult<operations["invoices.create"]>> => runtime.invoke("invoices.create", args, options) as CallPromise<OperationResult<operations["invoices.create"]>>,
+      create: (args: InvoicesCreateParams, options?: CallOptions): CallPromise<InvoicesCreateResult> => runtime.invoke("invoices.create", args, options) as CallPromise<InvoicesCreateResult>,
       /**
        * Get an invoice
        *
@@ -3244,7 +3586,7 @@ export function createAccountsFacade(runtime: FacadeRuntime) {
        *
        * **Provisional**: Section 4.4 gives the path parameter and response of the invoice lookup but not its method or path.
        */
-      get: (args: OperationArgs<operations["invoices.get"]>, options?: CallOptions): CallPromise<OperationResult<operations["invoices.get"]>> => runtime.invoke("invoices.get", args, options) as CallPromise<OperationResult<operations["invoices.get"]>>,
+      get: (args: InvoicesGetParams, options?: CallOptions): CallPromise<InvoicesGetResult> => runtime.invoke("invoices.get", args, options) as CallPromise<InvoicesGetResult>,
       /**
        * Emit a draft invoice
        *
@@ -3252,7 +3594,7 @@ export function createAccountsFacade(runtime: FacadeRuntime) {
        *
        * **Provisional**: Section 4.4 names the emission of a draft invoice but shows neither its method, path, request nor response.
        */
-      emit: (args: OperationArgs<operations["invoices.emit"]>, options?: CallOptions): CallPromise<OperationResult<operations["invoices.emit"]>> => runtime.invoke("invoices.emit", args, options) as CallPromise<OperationResult<operations["invoices.emit"]>>,
+      emit: (args: InvoicesEmitParams, options?: CallOptions): CallPromise<InvoicesEmitResult> => runtime.invoke("invoices.emit", args, options) as CallPromise<InvoicesEmitResult>,
       /**
        * Cancel an invoice
        *
@@ -3260,7 +3602,7 @@ export function createAccountsFacade(runtime: FacadeRuntime) {
        *
        * **Provisional**: Section 4.4 names the cancellation of an invoice but shows neither its method, path, request nor response.
        */
-      cancel: (args: OperationArgs<operations["invoices.cancel"]>, options?: CallOptions): CallPromise<OperationResult<operations["invoices.cancel"]>> => runtime.invoke("invoices.cancel", args, options) as CallPromise<OperationResult<operations["invoices.cancel"]>>,
+      cancel: (args: InvoicesCancelParams, options?: CallOptions): CallPromise<InvoicesCancelResult> => runtime.invoke("invoices.cancel", args, options) as CallPromise<InvoicesCancelResult>,
     },
     webhooks: {
       /**
@@ -3270,7 +3612,7 @@ export function createAccountsFacade(runtime: FacadeRuntime) {
        *
        * **Provisional**: Section 4.5 gives the response of the webhook list but not its method, path or query parameters.
        */
-      list: (args: OperationArgs<operations["webhooks.list"]> = {}, options?: CallOptions): CallPromise<OperationResult<operations["webhooks.list"]>> => runtime.invoke("webhooks.list", args, options) as CallPromise<OperationResult<operations["webhooks.list"]>>,
+      list: (args: WebhooksListParams = {}, options?: CallOptions): CallPromise<WebhooksListResult> => runtime.invoke("webhooks.list", args, options) as CallPromise<WebhooksListResult>,
       /**
        * Get a webhook registration
        *
@@ -3278,7 +3620,7 @@ export function createAccountsFacade(runtime: FacadeRuntime) {
        *
        * **Provisional**: Section 4.5 gives the path parameter and response of the webhook lookup but not its method or path.
        */
-      get: (args: OperationArgs<operations["webhooks.get"]>, options?: CallOptions): CallPromise<OperationResult<operations["webhooks.get"]>> => runtime.invoke("webhooks.get", args, options) as CallPromise<OperationResult<operations["webhooks.get"]>>,
+      get: (args: WebhooksGetParams, options?: CallOptions): CallPromise<WebhooksGetResult> => runtime.invoke("webhooks.get", args, options) as CallPromise<WebhooksGetResult>,
       /**
        * Remove a webhook registration
        *
@@ -3286,19 +3628,19 @@ export function createAccountsFacade(runtime: FacadeRuntime) {
        *
        * **Provisional**: Section 4.5 gives the path parameter and response of the webhook removal but not its method or path.
        */
-      delete: (args: OperationArgs<operations["webhooks.delete"]>, options?: CallOptions): CallPromise<OperationResult<operations["webhooks.delete"]>> => runtime.invoke("webhooks.delete", args, options) as CallPromise<OperationResult<operations["webhooks.delete"]>>,
+      delete: (args: WebhooksDeleteParams, options?: CallOptions): CallPromise<WebhooksDeleteResult> => runtime.invoke("webhooks.delete", args, options) as CallPromise<WebhooksDeleteResult>,
       /**
        * Register the CRYPTO webhook
        *
        * `POST /webhooks/CRYPTO` — scopes: webhook.write
        */
-      registerCrypto: (args: OperationArgs<operations["webhooks.registerCrypto"]>, options?: CallOptions): CallPromise<OperationResult<operations["webhooks.registerCrypto"]>> => runtime.invoke("webhooks.registerCrypto", args, options) as CallPromise<OperationResult<operations["webhooks.registerCrypto"]>>,
+      registerCrypto: (args: WebhooksRegisterCryptoParams, options?: CallOptions): CallPromise<WebhooksRegisterCryptoResult> => runtime.invoke("webhooks.registerCrypto", args, options) as CallPromise<WebhooksRegisterCryptoResult>,
       /**
        * Register the invoice webhook
        *
        * `POST /webhooks/invoice` — scopes: webhook.write
        */
-      registerInvoice: (args: OperationArgs<operations["webhooks.registerInvoice"]>, options?: CallOptions): CallPromise<OperationResult<operations["webhooks.registerInvoice"]>> => runtime.invoke("webhooks.registerInvoice", args, options) as CallPromise<OperationResult<operations["webhooks.registerInvoice"]>>,
+      registerInvoice: (args: WebhooksRegisterInvoiceParams, options?: CallOptions): CallPromise<WebhooksRegisterInvoiceResult> => runtime.invoke("webhooks.registerInvoice", args, options) as CallPromise<WebhooksRegisterInvoiceResult>,
       /**
        * Register the TRANSFER webhook
        *
@@ -3306,7 +3648,7 @@ export function createAccountsFacade(runtime: FacadeRuntime) {
        *
        * **Provisional**: The registration path for TRANSFER webhooks is not shown (section 4.5); POST /webhooks/TRANSFER was chosen by analogy with the shown POST /webhooks/CRYPTO.
        */
-      registerTransfer: (args: OperationArgs<operations["webhooks.registerTransfer"]>, options?: CallOptions): CallPromise<OperationResult<operations["webhooks.registerTransfer"]>> => runtime.invoke("webhooks.registerTransfer", args, options) as CallPromise<OperationResult<operations["webhooks.registerTransfer"]>>,
+      registerTransfer: (args: WebhooksRegisterTransferParams, options?: CallOptions): CallPromise<WebhooksRegisterTransferResult> => runtime.invoke("webhooks.registerTransfer", args, options) as CallPromise<WebhooksRegisterTransferResult>,
       /**
        * Register the RECEIVE webhook
        *
@@ -3314,7 +3656,7 @@ export function createAccountsFacade(runtime: FacadeRuntime) {
        *
        * **Provisional**: The registration path for RECEIVE webhooks is not shown (section 4.5); POST /webhooks/RECEIVE was chosen by analogy with the shown POST /webhooks/CRYPTO.
        */
-      registerReceive: (args: OperationArgs<operations["webhooks.registerReceive"]>, options?: CallOptions): CallPromise<OperationResult<operations["webhooks.registerReceive"]>> => runtime.invoke("webhooks.registerReceive", args, options) as CallPromise<OperationResult<operations["webhooks.registerReceive"]>>,
+      registerReceive: (args: WebhooksRegisterReceiveParams, options?: CallOptions): CallPromise<WebhooksRegisterReceiveResult> => runtime.invoke("webhooks.registerReceive", args, options) as CallPromise<WebhooksRegisterReceiveResult>,
       /**
        * Register the REFUND webhook
        *
@@ -3322,7 +3664,7 @@ export function createAccountsFacade(runtime: FacadeRuntime) {
        *
        * **Provisional**: The registration path for REFUND webhooks is not shown (section 4.5); POST /webhooks/REFUND was chosen by analogy with the shown POST /webhooks/CRYPTO.
        */
-      registerRefund: (args: OperationArgs<operations["webhooks.registerRefund"]>, options?: CallOptions): CallPromise<OperationResult<operations["webhooks.registerRefund"]>> => runtime.invoke("webhooks.registerRefund", args, options) as CallPromise<OperationResult<operations["webhooks.registerRefund"]>>,
+      registerRefund: (args: WebhooksRegisterRefundParams, options?: CallOptions): CallPromise<WebhooksRegisterRefundResult> => runtime.invoke("webhooks.registerRefund", args, options) as CallPromise<WebhooksRegisterRefundResult>,
       /**
        * Register the CASHOUT webhook
        *
@@ -3330,7 +3672,7 @@ export function createAccountsFacade(runtime: FacadeRuntime) {
        *
        * **Provisional**: The registration path for CASHOUT webhooks is not shown (section 4.5); POST /webhooks/CASHOUT was chosen by analogy with the shown POST /webhooks/CRYPTO.
        */
-      registerCashout: (args: OperationArgs<operations["webhooks.registerCashout"]>, options?: CallOptions): CallPromise<OperationResult<operations["webhooks.registerCashout"]>> => runtime.invoke("webhooks.registerCashout", args, options) as CallPromise<OperationResult<operations["webhooks.registerCashout"]>>,
+      registerCashout: (args: WebhooksRegisterCashoutParams, options?: CallOptions): CallPromise<WebhooksRegisterCashoutResult> => runtime.invoke("webhooks.registerCashout", args, options) as CallPromise<WebhooksRegisterCashoutResult>,
       /**
        * Register the INFRACTION webhook
        *
@@ -3338,7 +3680,7 @@ export function createAccountsFacade(runtime: FacadeRuntime) {
        *
        * **Provisional**: The registration path for INFRACTION webhooks is not shown (section 4.5); POST /webhooks/INFRACTION was chosen by analogy with the shown POST /webhooks/CRYPTO.
        */
-      registerInfraction: (args: OperationArgs<operations["webhooks.registerInfraction"]>, options?: CallOptions): CallPromise<OperationResult<operations["webhooks.registerInfraction"]>> => runtime.invoke("webhooks.registerInfraction", args, options) as CallPromise<OperationResult<operations["webhooks.registerInfraction"]>>,
+      registerInfraction: (args: WebhooksRegisterInfractionParams, options?: CallOptions): CallPromise<WebhooksRegisterInfractionResult> => runtime.invoke("webhooks.registerInfraction", args, options) as CallPromise<WebhooksRegisterInfractionResult>,
     },
     caasWallets: {
       /**
@@ -3346,7 +3688,7 @@ export function createAccountsFacade(runtime: FacadeRuntime) {
        *
        * `GET /crypto-caas/wallets` — scopes: crypto-caas.read
        */
-      list: (args: OperationArgs<operations["caasWallets.list"]> = {}, options?: CallOptions): CallPromise<OperationResult<operations["caasWallets.list"]>> => runtime.invoke("caasWallets.list", args, options) as CallPromise<OperationResult<operations["caasWallets.list"]>>,
+      list: (args: CaasWalletsListParams = {}, options?: CallOptions): CallPromise<CaasWalletsListResult> => runtime.invoke("caasWallets.list", args, options) as CallPromise<CaasWalletsListResult>,
       /**
        * Register a crypto wallet
        *
@@ -3354,7 +3696,7 @@ export function createAccountsFacade(runtime: FacadeRuntime) {
        *
        * Idempotent: the runtime sends `Idempotency-Key` (generated when not given) and reuses it on retries.
        */
-      create: (args: OperationArgs<operations["caasWallets.create"], "Idempotency-Key">, options?: CallOptions): CallPromise<OperationResult<operations["caasWallets.create"]>> => runtime.invoke("caasWallets.create", args, options) as CallPromise<OperationResult<operations["caasWallets.create"]>>,
+      create: (args: CaasWalletsCreateParams, options?: CallOptions): CallPromise<CaasWalletsCreateResult> => runtime.invoke("caasWallets.create", args, options) as CallPromise<CaasWalletsCreateResult>,
     },
     caasQuotes: {
       /**
@@ -3364,7 +3706,7 @@ export function createAccountsFacade(runtime: FacadeRuntime) {
        *
        * Idempotent: the runtime sends `Idempotency-Key` (generated when not given) and reuses it on retries.
        */
-      create: (args: OperationArgs<operations["caasQuotes.create"], "Idempotency-Key">, options?: CallOptions): CallPromise<OperationResult<operations["caasQuotes.create"]>> => runtime.invoke("caasQuotes.create", args, options) as CallPromise<OperationResult<operations["caasQuotes.create"]>>,
+      create: (args: CaasQuotesCreateParams, options?: CallOptions): CallPromise<CaasQuotesCreateResult> => runtime.invoke("caasQuotes.create", args, options) as CallPromise<CaasQuotesCreateResult>,
     },
     caasOrders: {
       /**
@@ -3372,11 +3714,11 @@ export function createAccountsFacade(runtime: FacadeRuntime) {
        *
        * `GET /crypto-caas/orders` — scopes: crypto-caas.read
        */
-      list: (args: OperationArgs<operations["caasOrders.list"]> = {}, options?: CallOptions): CallPromise<OperationResult<operations["caasOrders.list"]>> => runtime.invoke("caasOrders.list", args, options) as CallPromise<OperationResult<operations["caasOrders.list"]>>,
+      list: (args: CaasOrdersListParams = {}, options?: CallOptions): CallPromise<CaasOrdersListResult> => runtime.invoke("caasOrders.list", args, options) as CallPromise<CaasOrdersListResult>,
       /** Every page of `caasOrders.list`, following `page` until the last page. */
-      listPages: (args: OperationArgs<operations["caasOrders.list"]> = {}, options?: CallOptions): AsyncIterable<OperationResult<operations["caasOrders.list"]>> => runtime.pages("caasOrders.list", args, options) as AsyncIterable<OperationResult<operations["caasOrders.list"]>>,
+      listPages: (args: CaasOrdersListParams = {}, options?: CallOptions): AsyncIterable<CaasOrdersListResult> => runtime.pages("caasOrders.list", args, options) as AsyncIterable<CaasOrdersListResult>,
       /** Every item of every page of `caasOrders.list`. */
-      listItems: (args: OperationArgs<operations["caasOrders.list"]> = {}, options?: CallOptions): AsyncIterable<PageItem<OperationResult<operations["caasOrders.list"]>, "data">> => itemsOf(runtime.pages("caasOrders.list", args, options) as AsyncIterable<OperationResult<operations["caasOrders.list"]>>, "data"),
+      listItems: (args: CaasOrdersListParams = {}, options?: CallOptions): AsyncIterable<CaasOrdersListItem> => itemsOf(runtime.pages("caasOrders.list", args, options) as AsyncIterable<CaasOrdersListResult>, "data"),
       /**
        * Place a crypto order
        *
@@ -3384,13 +3726,13 @@ export function createAccountsFacade(runtime: FacadeRuntime) {
        *
        * Idempotent: the runtime sends `Idempotency-Key` (generated when not given) and reuses it on retries.
        */
-      create: (args: OperationArgs<operations["caasOrders.create"], "Idempotency-Key">, options?: CallOptions): CallPromise<OperationResult<operations["caasOrders.create"]>> => runtime.invoke("caasOrders.create", args, options) as CallPromise<OperationResult<operations["caasOrders.create"]>>,
+      create: (args: CaasOrdersCreateParams, options?: CallOptions): CallPromise<CaasOrdersCreateResult> => runtime.invoke("caasOrders.create", args, options) as CallPromise<CaasOrdersCreateResult>,
       /**
        * Get a crypto order
        *
        * `GET /crypto-caas/orders/{id}` — scopes: crypto-caas.read
        */
-      get: (args: OperationArgs<operations["caasOrders.get"]>, options?: CallOptions): CallPromise<OperationResult<operations["caasOrders.get"]>> => runtime.invoke("caasOrders.get", args, options) as CallPromise<OperationResult<operations["caasOrders.get"]>>,
+      get: (args: CaasOrdersGetParams, options?: CallOptions): CallPromise<CaasOrdersGetResult> => runtime.invoke("caasOrders.get", args, options) as CallPromise<CaasOrdersGetResult>,
     },
     cryptoRiskAnalyses: {
       /**
@@ -3398,17 +3740,17 @@ export function createAccountsFacade(runtime: FacadeRuntime) {
        *
        * `GET /crypto-risk/analyses` — scopes: crypto-risk.read
        */
-      list: (args: OperationArgs<operations["cryptoRiskAnalyses.list"]> = {}, options?: CallOptions): CallPromise<OperationResult<operations["cryptoRiskAnalyses.list"]>> => runtime.invoke("cryptoRiskAnalyses.list", args, options) as CallPromise<OperationResult<operations["cryptoRiskAnalyses.list"]>>,
+      list: (args: CryptoRiskAnalysesListParams = {}, options?: CallOptions): CallPromise<CryptoRiskAnalysesListResult> => runtime.invoke("cryptoRiskAnalyses.list", args, options) as CallPromise<CryptoRiskAnalysesListResult>,
       /** Every page of `cryptoRiskAnalyses.list`, following `page` until the last page. */
-      listPages: (args: OperationArgs<operations["cryptoRiskAnalyses.list"]> = {}, options?: CallOptions): AsyncIterable<OperationResult<operations["cryptoRiskAnalyses.list"]>> => runtime.pages("cryptoRiskAnalyses.list", args, options) as AsyncIterable<OperationResult<operations["cryptoRiskAnalyses.list"]>>,
+      listPages: (args: CryptoRiskAnalysesListParams = {}, options?: CallOptions): AsyncIterable<CryptoRiskAnalysesListResult> => runtime.pages("cryptoRiskAnalyses.list", args, options) as AsyncIterable<CryptoRiskAnalysesListResult>,
       /** Every item of every page of `cryptoRiskAnalyses.list`. */
-      listItems: (args: OperationArgs<operations["cryptoRiskAnalyses.list"]> = {}, options?: CallOptions): AsyncIterable<PageItem<OperationResult<operations["cryptoRiskAnalyses.list"]>, "data">> => itemsOf(runtime.pages("cryptoRiskAnalyses.list", args, options) as AsyncIterable<OperationResult<operations["cryptoRiskAnalyses.list"]>>, "data"),
+      listItems: (args: CryptoRiskAnalysesListParams = {}, options?: CallOptions): AsyncIterable<CryptoRiskAnalysesListItem> => itemsOf(runtime.pages("cryptoRiskAnalyses.list", args, options) as AsyncIterable<CryptoRiskAnalysesListResult>, "data"),
       /**
        * Analyse the risk of a crypto wallet
        *
        * `POST /crypto-risk/analyses` — scopes: crypto-risk.write
        */
-      create: (args: OperationArgs<operations["cryptoRiskAnalyses.create"]>, options?: CallOptions): CallPromise<OperationResult<operations["cryptoRiskAnalyses.create"]>> => runtime.invoke("cryptoRiskAnalyses.create", args, options) as CallPromise<OperationResult<operations["cryptoRiskAnalyses.create"]>>,
+      create: (args: CryptoRiskAnalysesCreateParams, options?: CallOptions): CallPromise<CryptoRiskAnalysesCreateResult> => runtime.invoke("cryptoRiskAnalyses.create", args, options) as CallPromise<CryptoRiskAnalysesCreateResult>,
       /**
        * Get a wallet risk analysis
        *
@@ -3416,7 +3758,7 @@ export function createAccountsFacade(runtime: FacadeRuntime) {
        *
        * **Provisional**: Section 4.7 shows GET with a digits id but not the path; /crypto-risk/analyses/{id} follows the list path.
        */
-      get: (args: OperationArgs<operations["cryptoRiskAnalyses.get"]>, options?: CallOptions): CallPromise<OperationResult<operations["cryptoRiskAnalyses.get"]>> => runtime.invoke("cryptoRiskAnalyses.get", args, options) as CallPromise<OperationResult<operations["cryptoRiskAnalyses.get"]>>,
+      get: (args: CryptoRiskAnalysesGetParams, options?: CallOptions): CallPromise<CryptoRiskAnalysesGetResult> => runtime.invoke("cryptoRiskAnalyses.get", args, options) as CallPromise<CryptoRiskAnalysesGetResult>,
     },
     cryptoRiskIngest: {
       /**
@@ -3424,7 +3766,7 @@ export function createAccountsFacade(runtime: FacadeRuntime) {
        *
        * `GET /crypto-risk/ingest` — scopes: crypto-risk.read
        */
-      get: (args: OperationArgs<operations["cryptoRiskIngest.get"]>, options?: CallOptions): CallPromise<OperationResult<operations["cryptoRiskIngest.get"]>> => runtime.invoke("cryptoRiskIngest.get", args, options) as CallPromise<OperationResult<operations["cryptoRiskIngest.get"]>>,
+      get: (args: CryptoRiskIngestGetParams, options?: CallOptions): CallPromise<CryptoRiskIngestGetResult> => runtime.invoke("cryptoRiskIngest.get", args, options) as CallPromise<CryptoRiskIngestGetResult>,
     },
   }
     ;

@@ -1517,7 +1517,7 @@ export interface components {
          * PixKeyDeleteResponse
          * @description Answer to a key removal (section 4.1): an empty object. Response shape: open.
          */
-        PixKeyDeleteResponse: Record<string, never>;
+        PixKeyDeleteResponse: Record<string, unknown>;
         /**
          * KeyLookupResult
          * @description A key found in the Pix directory (GET /pix/keys/{key}, section 4.1). Only the member names are given; the types were chosen (see `x-assumed`). The document may come masked. Response shape: open.
@@ -3175,7 +3175,7 @@ export interface components {
          * CryptoRiskEvent
          * @description One event of a risk snapshot (section 2.10). Its members are not shown: the item is an open object. The public snapshot never carries the counterparty hash or address in events.
          */
-        CryptoRiskEvent: Record<string, never>;
+        CryptoRiskEvent: Record<string, unknown>;
         /**
          * CryptoRiskSnapshot
          * @description A closed risk analysis of a wallet with its events (POST /crypto-risk/analyses 201, GET /crypto-risk/analyses/{id}; sections 2.10 and 4.7): the members of CryptoRiskSnapshotSummary plus `events`. Response shape: open (section 9.3).
@@ -3195,7 +3195,7 @@ export interface components {
          * CryptoRiskAccepted
          * @description Body of the 202 of POST /crypto-risk/analyses (section 4.7): the ingestion of the wallet history started or is still running, and no analysis id is given. The body is not shown; any JSON object is accepted. Poll GET /crypto-risk/ingest until `status` is IDLE and `persisted` is not null, then repeat the POST to obtain the 201 snapshot.
          */
-        CryptoRiskAccepted: Record<string, never>;
+        CryptoRiskAccepted: Record<string, unknown>;
         /**
          * CryptoRiskIngestProgress
          * @description Progress of the history ingest of a wallet (GET /crypto-risk/ingest, sections 2.10 and 3). RUNNING moves to IDLE with `persisted` not null when the ingest completes; then POST /crypto-risk/analyses answers 201. Response shape: open (section 9.3).
@@ -3266,7 +3266,7 @@ export interface components {
             /** @description End-to-end id of the operation. */
             endToEndId?: string | null;
             /** @description Data of the billet (ticket) when the operation paid one; inner shape not shown. */
-            ticketData?: Record<string, never> | null;
+            ticketData?: Record<string, unknown> | null;
             /** @description Webhook type of the delivery (TRANSFER, RECEIVE or REFUND). */
             webhookType?: "TRANSFER" | "RECEIVE" | "REFUND" | (string & {});
             /** @description An account on one side of the operation (section 2.1 party account); null accepted. */

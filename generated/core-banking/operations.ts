@@ -1309,6 +1309,186 @@ export const operationTable = {
 } as const satisfies Record<string, OperationInfo>;
 
 export type CoreBankingOperationId = keyof typeof operationTable;
+/** Params of `client.auth.token()` (`POST /auth/token`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type AuthTokenParams = OperationArgs<operations["auth.token"]>;
+/** Body of `client.auth.token()` (`POST /auth/token`): its request body (when it has one). */
+export type AuthTokenBody = NonNullable<operations["auth.token"]["requestBody"]>["content"]["application/json"];
+/** Result of `client.auth.token()` (`POST /auth/token`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type AuthTokenResult = OperationResult<operations["auth.token"]>;
+/** Params of `client.accounts.list()` (`GET /accounts`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type AccountsListParams = OperationArgs<operations["accounts.list"]>;
+/** Query of `client.accounts.list()` (`GET /accounts`): its query parameters (when it has any). */
+export type AccountsListQuery = NonNullable<operations["accounts.list"]["parameters"]["query"]>;
+/** Result of `client.accounts.list()` (`GET /accounts`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type AccountsListResult = OperationResult<operations["accounts.list"]>;
+/** Item of `client.accounts.list()` (`GET /accounts`): one item of a page (paginated lists: what `…Items()` yields). */
+export type AccountsListItem = PageItem<AccountsListResult, "data">;
+/** Params of `client.accounts.get()` (`GET /accounts/{id}`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type AccountsGetParams = OperationArgs<operations["accounts.get"]>;
+/** Path of `client.accounts.get()` (`GET /accounts/{id}`): its path parameters (when it has any). */
+export type AccountsGetPath = NonNullable<operations["accounts.get"]["parameters"]["path"]>;
+/** Result of `client.accounts.get()` (`GET /accounts/{id}`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type AccountsGetResult = OperationResult<operations["accounts.get"]>;
+/** Params of `client.accounts.balance()` (`GET /accounts/{id}/balance`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type AccountsBalanceParams = OperationArgs<operations["accounts.balance"]>;
+/** Path of `client.accounts.balance()` (`GET /accounts/{id}/balance`): its path parameters (when it has any). */
+export type AccountsBalancePath = NonNullable<operations["accounts.balance"]["parameters"]["path"]>;
+/** Result of `client.accounts.balance()` (`GET /accounts/{id}/balance`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type AccountsBalanceResult = OperationResult<operations["accounts.balance"]>;
+/** Params of `client.baas.list()` (`GET /baas`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type BaasListParams = OperationArgs<operations["baas.list"]>;
+/** Query of `client.baas.list()` (`GET /baas`): its query parameters (when it has any). */
+export type BaasListQuery = NonNullable<operations["baas.list"]["parameters"]["query"]>;
+/** Result of `client.baas.list()` (`GET /baas`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type BaasListResult = OperationResult<operations["baas.list"]>;
+/** Item of `client.baas.list()` (`GET /baas`): one item of a page (paginated lists: what `…Items()` yields). */
+export type BaasListItem = PageItem<BaasListResult, "data">;
+/** Params of `client.feeRules.list()` (`GET /fee-rules`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type FeeRulesListParams = OperationArgs<operations["feeRules.list"]>;
+/** Query of `client.feeRules.list()` (`GET /fee-rules`): its query parameters (when it has any). */
+export type FeeRulesListQuery = NonNullable<operations["feeRules.list"]["parameters"]["query"]>;
+/** Result of `client.feeRules.list()` (`GET /fee-rules`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type FeeRulesListResult = OperationResult<operations["feeRules.list"]>;
+/** Item of `client.feeRules.list()` (`GET /fee-rules`): one item of a page (paginated lists: what `…Items()` yields). */
+export type FeeRulesListItem = PageItem<FeeRulesListResult, "data">;
+/** Params of `client.feeRules.create()` (`POST /fee-rules`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type FeeRulesCreateParams = OperationArgs<operations["feeRules.create"]>;
+/** Body of `client.feeRules.create()` (`POST /fee-rules`): its request body (when it has one). */
+export type FeeRulesCreateBody = NonNullable<operations["feeRules.create"]["requestBody"]>["content"]["application/json"];
+/** Result of `client.feeRules.create()` (`POST /fee-rules`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type FeeRulesCreateResult = OperationResult<operations["feeRules.create"]>;
+/** Params of `client.feeRules.get()` (`GET /fee-rules/{id}`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type FeeRulesGetParams = OperationArgs<operations["feeRules.get"]>;
+/** Path of `client.feeRules.get()` (`GET /fee-rules/{id}`): its path parameters (when it has any). */
+export type FeeRulesGetPath = NonNullable<operations["feeRules.get"]["parameters"]["path"]>;
+/** Result of `client.feeRules.get()` (`GET /fee-rules/{id}`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type FeeRulesGetResult = OperationResult<operations["feeRules.get"]>;
+/** Params of `client.feeRules.update()` (`PUT /fee-rules/{id}`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type FeeRulesUpdateParams = OperationArgs<operations["feeRules.update"]>;
+/** Path of `client.feeRules.update()` (`PUT /fee-rules/{id}`): its path parameters (when it has any). */
+export type FeeRulesUpdatePath = NonNullable<operations["feeRules.update"]["parameters"]["path"]>;
+/** Body of `client.feeRules.update()` (`PUT /fee-rules/{id}`): its request body (when it has one). */
+export type FeeRulesUpdateBody = NonNullable<operations["feeRules.update"]["requestBody"]>["content"]["application/json"];
+/** Result of `client.feeRules.update()` (`PUT /fee-rules/{id}`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type FeeRulesUpdateResult = OperationResult<operations["feeRules.update"]>;
+/** Params of `client.feeRules.delete()` (`DELETE /fee-rules/{id}`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type FeeRulesDeleteParams = OperationArgs<operations["feeRules.delete"]>;
+/** Path of `client.feeRules.delete()` (`DELETE /fee-rules/{id}`): its path parameters (when it has any). */
+export type FeeRulesDeletePath = NonNullable<operations["feeRules.delete"]["parameters"]["path"]>;
+/** Result of `client.feeRules.delete()` (`DELETE /fee-rules/{id}`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type FeeRulesDeleteResult = OperationResult<operations["feeRules.delete"]>;
+/** Params of `client.invoices.list()` (`GET /accounts/{accountId}/invoices`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type InvoicesListParams = OperationArgs<operations["invoices.list"]>;
+/** Path of `client.invoices.list()` (`GET /accounts/{accountId}/invoices`): its path parameters (when it has any). */
+export type InvoicesListPath = NonNullable<operations["invoices.list"]["parameters"]["path"]>;
+/** Query of `client.invoices.list()` (`GET /accounts/{accountId}/invoices`): its query parameters (when it has any). */
+export type InvoicesListQuery = NonNullable<operations["invoices.list"]["parameters"]["query"]>;
+/** Result of `client.invoices.list()` (`GET /accounts/{accountId}/invoices`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type InvoicesListResult = OperationResult<operations["invoices.list"]>;
+/** Item of `client.invoices.list()` (`GET /accounts/{accountId}/invoices`): one item of a page (paginated lists: what `…Items()` yields). */
+export type InvoicesListItem = PageItem<InvoicesListResult, "data">;
+/** Params of `client.invoices.create()` (`POST /accounts/{accountId}/invoices`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type InvoicesCreateParams = OperationArgs<operations["invoices.create"], "Idempotency-Key">;
+/** Path of `client.invoices.create()` (`POST /accounts/{accountId}/invoices`): its path parameters (when it has any). */
+export type InvoicesCreatePath = NonNullable<operations["invoices.create"]["parameters"]["path"]>;
+/** Body of `client.invoices.create()` (`POST /accounts/{accountId}/invoices`): its request body (when it has one). */
+export type InvoicesCreateBody = NonNullable<operations["invoices.create"]["requestBody"]>["content"]["application/json"];
+/** Result of `client.invoices.create()` (`POST /accounts/{accountId}/invoices`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type InvoicesCreateResult = OperationResult<operations["invoices.create"]>;
+/** Params of `client.invoices.get()` (`GET /accounts/{accountId}/invoices/{invoiceId}`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type InvoicesGetParams = OperationArgs<operations["invoices.get"]>;
+/** Path of `client.invoices.get()` (`GET /accounts/{accountId}/invoices/{invoiceId}`): its path parameters (when it has any). */
+export type InvoicesGetPath = NonNullable<operations["invoices.get"]["parameters"]["path"]>;
+/** Result of `client.invoices.get()` (`GET /accounts/{accountId}/invoices/{invoiceId}`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type InvoicesGetResult = OperationResult<operations["invoices.get"]>;
+/** Params of `client.invoices.cancel()` (`POST /accounts/{accountId}/invoices/{invoiceId}/cancel`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type InvoicesCancelParams = OperationArgs<operations["invoices.cancel"]>;
+/** Path of `client.invoices.cancel()` (`POST /accounts/{accountId}/invoices/{invoiceId}/cancel`): its path parameters (when it has any). */
+export type InvoicesCancelPath = NonNullable<operations["invoices.cancel"]["parameters"]["path"]>;
+/** Result of `client.invoices.cancel()` (`POST /accounts/{accountId}/invoices/{invoiceId}/cancel`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type InvoicesCancelResult = OperationResult<operations["invoices.cancel"]>;
+/** Params of `client.invoices.emit()` (`POST /accounts/{accountId}/invoices/{invoiceId}/emit`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type InvoicesEmitParams = OperationArgs<operations["invoices.emit"]>;
+/** Path of `client.invoices.emit()` (`POST /accounts/{accountId}/invoices/{invoiceId}/emit`): its path parameters (when it has any). */
+export type InvoicesEmitPath = NonNullable<operations["invoices.emit"]["parameters"]["path"]>;
+/** Result of `client.invoices.emit()` (`POST /accounts/{accountId}/invoices/{invoiceId}/emit`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type InvoicesEmitResult = OperationResult<operations["invoices.emit"]>;
+/** Params of `client.bankarizationApplications.list()` (`GET /credit/bankarization/applications`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type BankarizationApplicationsListParams = OperationArgs<operations["bankarizationApplications.list"]>;
+/** Query of `client.bankarizationApplications.list()` (`GET /credit/bankarization/applications`): its query parameters (when it has any). */
+export type BankarizationApplicationsListQuery = NonNullable<operations["bankarizationApplications.list"]["parameters"]["query"]>;
+/** Result of `client.bankarizationApplications.list()` (`GET /credit/bankarization/applications`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type BankarizationApplicationsListResult = OperationResult<operations["bankarizationApplications.list"]>;
+/** Item of `client.bankarizationApplications.list()` (`GET /credit/bankarization/applications`): one item of a page (paginated lists: what `…Items()` yields). */
+export type BankarizationApplicationsListItem = PageItem<BankarizationApplicationsListResult, "data">;
+/** Params of `client.bankarizationApplications.create()` (`POST /credit/bankarization/applications`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type BankarizationApplicationsCreateParams = OperationArgs<operations["bankarizationApplications.create"], "Idempotency-Key">;
+/** Body of `client.bankarizationApplications.create()` (`POST /credit/bankarization/applications`): its request body (when it has one). */
+export type BankarizationApplicationsCreateBody = NonNullable<operations["bankarizationApplications.create"]["requestBody"]>["content"]["application/json"];
+/** Result of `client.bankarizationApplications.create()` (`POST /credit/bankarization/applications`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type BankarizationApplicationsCreateResult = OperationResult<operations["bankarizationApplications.create"]>;
+/** Params of `client.bankarizationApplications.get()` (`GET /credit/bankarization/applications/{requestId}`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type BankarizationApplicationsGetParams = OperationArgs<operations["bankarizationApplications.get"]>;
+/** Path of `client.bankarizationApplications.get()` (`GET /credit/bankarization/applications/{requestId}`): its path parameters (when it has any). */
+export type BankarizationApplicationsGetPath = NonNullable<operations["bankarizationApplications.get"]["parameters"]["path"]>;
+/** Result of `client.bankarizationApplications.get()` (`GET /credit/bankarization/applications/{requestId}`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type BankarizationApplicationsGetResult = OperationResult<operations["bankarizationApplications.get"]>;
+/** Params of `client.bankarizationApplications.cancel()` (`POST /credit/bankarization/applications/{requestId}/cancel`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type BankarizationApplicationsCancelParams = OperationArgs<operations["bankarizationApplications.cancel"]>;
+/** Path of `client.bankarizationApplications.cancel()` (`POST /credit/bankarization/applications/{requestId}/cancel`): its path parameters (when it has any). */
+export type BankarizationApplicationsCancelPath = NonNullable<operations["bankarizationApplications.cancel"]["parameters"]["path"]>;
+/** Result of `client.bankarizationApplications.cancel()` (`POST /credit/bankarization/applications/{requestId}/cancel`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type BankarizationApplicationsCancelResult = OperationResult<operations["bankarizationApplications.cancel"]>;
+/** Params of `client.bankarizationProducts.list()` (`GET /credit/bankarization/products`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type BankarizationProductsListParams = OperationArgs<operations["bankarizationProducts.list"]>;
+/** Result of `client.bankarizationProducts.list()` (`GET /credit/bankarization/products`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type BankarizationProductsListResult = OperationResult<operations["bankarizationProducts.list"]>;
+/** Params of `client.bankarizationProducts.get()` (`GET /credit/bankarization/products/{productId}`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type BankarizationProductsGetParams = OperationArgs<operations["bankarizationProducts.get"]>;
+/** Path of `client.bankarizationProducts.get()` (`GET /credit/bankarization/products/{productId}`): its path parameters (when it has any). */
+export type BankarizationProductsGetPath = NonNullable<operations["bankarizationProducts.get"]["parameters"]["path"]>;
+/** Result of `client.bankarizationProducts.get()` (`GET /credit/bankarization/products/{productId}`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type BankarizationProductsGetResult = OperationResult<operations["bankarizationProducts.get"]>;
+/** Params of `client.apiCredentials.create()` (`POST /credentials`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type ApiCredentialsCreateParams = OperationArgs<operations["apiCredentials.create"]>;
+/** Body of `client.apiCredentials.create()` (`POST /credentials`): its request body (when it has one). */
+export type ApiCredentialsCreateBody = NonNullable<operations["apiCredentials.create"]["requestBody"]>["content"]["application/json"];
+/** Result of `client.apiCredentials.create()` (`POST /credentials`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type ApiCredentialsCreateResult = OperationResult<operations["apiCredentials.create"]>;
+/** Params of `client.apiCredentials.update()` (`PUT /credentials/{clientId}`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type ApiCredentialsUpdateParams = OperationArgs<operations["apiCredentials.update"]>;
+/** Path of `client.apiCredentials.update()` (`PUT /credentials/{clientId}`): its path parameters (when it has any). */
+export type ApiCredentialsUpdatePath = NonNullable<operations["apiCredentials.update"]["parameters"]["path"]>;
+/** Body of `client.apiCredentials.update()` (`PUT /credentials/{clientId}`): its request body (when it has one). */
+export type ApiCredentialsUpdateBody = NonNullable<operations["apiCredentials.update"]["requestBody"]>["content"]["application/json"];
+/** Result of `client.apiCredentials.update()` (`PUT /credentials/{clientId}`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type ApiCredentialsUpdateResult = OperationResult<operations["apiCredentials.update"]>;
+/** Params of `client.apiCredentials.delete()` (`DELETE /credentials/{clientId}`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type ApiCredentialsDeleteParams = OperationArgs<operations["apiCredentials.delete"]>;
+/** Path of `client.apiCredentials.delete()` (`DELETE /credentials/{clientId}`): its path parameters (when it has any). */
+export type ApiCredentialsDeletePath = NonNullable<operations["apiCredentials.delete"]["parameters"]["path"]>;
+/** Result of `client.apiCredentials.delete()` (`DELETE /credentials/{clientId}`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type ApiCredentialsDeleteResult = OperationResult<operations["apiCredentials.delete"]>;
+/** Params of `client.pixManagerCredentials.create()` (`POST /pix-manager/credentials`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type PixManagerCredentialsCreateParams = OperationArgs<operations["pixManagerCredentials.create"]>;
+/** Body of `client.pixManagerCredentials.create()` (`POST /pix-manager/credentials`): its request body (when it has one). */
+export type PixManagerCredentialsCreateBody = NonNullable<operations["pixManagerCredentials.create"]["requestBody"]>["content"]["application/json"];
+/** Result of `client.pixManagerCredentials.create()` (`POST /pix-manager/credentials`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type PixManagerCredentialsCreateResult = OperationResult<operations["pixManagerCredentials.create"]>;
+/** Params of `client.pixManagerCredentials.update()` (`PUT /pix-manager/credentials/{clientId}`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type PixManagerCredentialsUpdateParams = OperationArgs<operations["pixManagerCredentials.update"]>;
+/** Path of `client.pixManagerCredentials.update()` (`PUT /pix-manager/credentials/{clientId}`): its path parameters (when it has any). */
+export type PixManagerCredentialsUpdatePath = NonNullable<operations["pixManagerCredentials.update"]["parameters"]["path"]>;
+/** Body of `client.pixManagerCredentials.update()` (`PUT /pix-manager/credentials/{clientId}`): its request body (when it has one). */
+export type PixManagerCredentialsUpdateBody = NonNullable<operations["pixManagerCredentials.update"]["requestBody"]>["content"]["application/json"];
+/** Result of `client.pixManagerCredentials.update()` (`PUT /pix-manager/credentials/{clientId}`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type PixManagerCredentialsUpdateResult = OperationResult<operations["pixManagerCredentials.update"]>;
+/** Params of `client.pixManagerCredentials.delete()` (`DELETE /pix-manager/credentials/{clientId}`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type PixManagerCredentialsDeleteParams = OperationArgs<operations["pixManagerCredentials.delete"]>;
+/** Path of `client.pixManagerCredentials.delete()` (`DELETE /pix-manager/credentials/{clientId}`): its path parameters (when it has any). */
+export type PixManagerCredentialsDeletePath = NonNullable<operations["pixManagerCredentials.delete"]["parameters"]["path"]>;
+/** Result of `client.pixManagerCredentials.delete()` (`DELETE /pix-manager/credentials/{clientId}`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type PixManagerCredentialsDeleteResult = OperationResult<operations["pixManagerCredentials.delete"]>;
 
 /** The typed methods of the interface, one per operationId, over a runtime that sends the requests. */
 export function createCoreBankingFacade(runtime: FacadeRuntime) {
@@ -1319,7 +1499,7 @@ export function createCoreBankingFacade(runtime: FacadeRuntime) {
        *
        * `POST /auth/token`
        */
-      token: (args: OperationArgs<operations["auth.token"]>, options?: CallOptions): CallPromise<OperationResult<operations["auth.token"]>> => runtime.invoke("auth.token", args, options) as CallPromise<OperationResult<operations["auth.token"]>>,
+      token: (args: AuthTokenParams, options?: CallOptions): CallPromise<AuthTokenResult> => runtime.invoke("auth.token", args, options) as CallPromise<AuthTokenResult>,
     },
     accounts: {
       /**
@@ -1327,23 +1507,23 @@ export function createCoreBankingFacade(runtime: FacadeRuntime) {
        *
        * `GET /accounts` — scopes: institution
        */
-      list: (args: OperationArgs<operations["accounts.list"]> = {}, options?: CallOptions): CallPromise<OperationResult<operations["accounts.list"]>> => runtime.invoke("accounts.list", args, options) as CallPromise<OperationResult<operations["accounts.list"]>>,
+      list: (args: AccountsListParams = {}, options?: CallOptions): CallPromise<AccountsListResult> => runtime.invoke("accounts.list", args, options) as CallPromise<AccountsListResult>,
       /** Every page of `accounts.list`, following `page` until the last page. */
-      listPages: (args: OperationArgs<operations["accounts.list"]> = {}, options?: CallOptions): AsyncIterable<OperationResult<operations["accounts.list"]>> => runtime.pages("accounts.list", args, options) as AsyncIterable<OperationResult<operations["accounts.list"]>>,
+      listPages: (args: AccountsListParams = {}, options?: CallOptions): AsyncIterable<AccountsListResult> => runtime.pages("accounts.list", args, options) as AsyncIterable<AccountsListResult>,
       /** Every item of every page of `accounts.list`. */
-      listItems: (args: OperationArgs<operations["accounts.list"]> = {}, options?: CallOptions): AsyncIterable<PageItem<OperationResult<operations["accounts.list"]>, "data">> => itemsOf(runtime.pages("accounts.list", args, options) as AsyncIterable<OperationResult<operations["accounts.list"]>>, "data"),
+      listItems: (args: AccountsListParams = {}, options?: CallOptions): AsyncIterable<AccountsListItem> => itemsOf(runtime.pages("accounts.list", args, options) as AsyncIterable<AccountsListResult>, "data"),
       /**
        * Get an account
        *
        * `GET /accounts/{id}` — scopes: institution
        */
-      get: (args: OperationArgs<operations["accounts.get"]>, options?: CallOptions): CallPromise<OperationResult<operations["accounts.get"]>> => runtime.invoke("accounts.get", args, options) as CallPromise<OperationResult<operations["accounts.get"]>>,
+      get: (args: AccountsGetParams, options?: CallOptions): CallPromise<AccountsGetResult> => runtime.invoke("accounts.get", args, options) as CallPromise<AccountsGetResult>,
       /**
        * Get the balance of an account
        *
        * `GET /accounts/{id}/balance` — scopes: institution
        */
-      balance: (args: OperationArgs<operations["accounts.balance"]>, options?: CallOptions): CallPromise<OperationResult<operations["accounts.balance"]>> => runtime.invoke("accounts.balance", args, options) as CallPromise<OperationResult<operations["accounts.balance"]>>,
+      balance: (args: AccountsBalanceParams, options?: CallOptions): CallPromise<AccountsBalanceResult> => runtime.invoke("accounts.balance", args, options) as CallPromise<AccountsBalanceResult>,
     },
     baas: {
       /**
@@ -1351,11 +1531,11 @@ export function createCoreBankingFacade(runtime: FacadeRuntime) {
        *
        * `GET /baas` — scopes: institution
        */
-      list: (args: OperationArgs<operations["baas.list"]> = {}, options?: CallOptions): CallPromise<OperationResult<operations["baas.list"]>> => runtime.invoke("baas.list", args, options) as CallPromise<OperationResult<operations["baas.list"]>>,
+      list: (args: BaasListParams = {}, options?: CallOptions): CallPromise<BaasListResult> => runtime.invoke("baas.list", args, options) as CallPromise<BaasListResult>,
       /** Every page of `baas.list`, following `page` until the last page. */
-      listPages: (args: OperationArgs<operations["baas.list"]> = {}, options?: CallOptions): AsyncIterable<OperationResult<operations["baas.list"]>> => runtime.pages("baas.list", args, options) as AsyncIterable<OperationResult<operations["baas.list"]>>,
+      listPages: (args: BaasListParams = {}, options?: CallOptions): AsyncIterable<BaasListResult> => runtime.pages("baas.list", args, options) as AsyncIterable<BaasListResult>,
       /** Every item of every page of `baas.list`. */
-      listItems: (args: OperationArgs<operations["baas.list"]> = {}, options?: CallOptions): AsyncIterable<PageItem<OperationResult<operations["baas.list"]>, "data">> => itemsOf(runtime.pages("baas.list", args, options) as AsyncIterable<OperationResult<operations["baas.list"]>>, "data"),
+      listItems: (args: BaasListParams = {}, options?: CallOptions): AsyncIterable<BaasListItem> => itemsOf(runtime.pages("baas.list", args, options) as AsyncIterable<BaasListResult>, "data"),
     },
     feeRules: {
       /**
@@ -1363,35 +1543,35 @@ export function createCoreBankingFacade(runtime: FacadeRuntime) {
        *
        * `GET /fee-rules` — scopes: fee-rules.read
        */
-      list: (args: OperationArgs<operations["feeRules.list"]> = {}, options?: CallOptions): CallPromise<OperationResult<operations["feeRules.list"]>> => runtime.invoke("feeRules.list", args, options) as CallPromise<OperationResult<operations["feeRules.list"]>>,
+      list: (args: FeeRulesListParams = {}, options?: CallOptions): CallPromise<FeeRulesListResult> => runtime.invoke("feeRules.list", args, options) as CallPromise<FeeRulesListResult>,
       /** Every page of `feeRules.list`, following `page` until the last page. */
-      listPages: (args: OperationArgs<operations["feeRules.list"]> = {}, options?: CallOptions): AsyncIterable<OperationResult<operations["feeRules.list"]>> => runtime.pages("feeRules.list", args, options) as AsyncIterable<OperationResult<operations["feeRules.list"]>>,
+      listPages: (args: FeeRulesListParams = {}, options?: CallOptions): AsyncIterable<FeeRulesListResult> => runtime.pages("feeRules.list", args, options) as AsyncIterable<FeeRulesListResult>,
       /** Every item of every page of `feeRules.list`. */
-      listItems: (args: OperationArgs<operations["feeRules.list"]> = {}, options?: CallOptions): AsyncIterable<PageItem<OperationResult<operations["feeRules.list"]>, "data">> => itemsOf(runtime.pages("feeRules.list", args, options) as AsyncIterable<OperationResult<operations["feeRules.list"]>>, "data"),
+      listItems: (args: FeeRulesListParams = {}, options?: CallOptions): AsyncIterable<FeeRulesListItem> => itemsOf(runtime.pages("feeRules.list", args, options) as AsyncIterable<FeeRulesListResult>, "data"),
       /**
        * Create a fee rule
        *
        * `POST /fee-rules` — scopes: fee-rules.write
        */
-      create: (args: OperationArgs<operations["feeRules.create"]>, options?: CallOptions): CallPromise<OperationResult<operations["feeRules.create"]>> => runtime.invoke("feeRules.create", args, options) as CallPromise<OperationResult<operations["feeRules.create"]>>,
+      create: (args: FeeRulesCreateParams, options?: CallOptions): CallPromise<FeeRulesCreateResult> => runtime.invoke("feeRules.create", args, options) as CallPromise<FeeRulesCreateResult>,
       /**
        * Get a fee rule
        *
        * `GET /fee-rules/{id}` — scopes: fee-rules.read
        */
-      get: (args: OperationArgs<operations["feeRules.get"]>, options?: CallOptions): CallPromise<OperationResult<operations["feeRules.get"]>> => runtime.invoke("feeRules.get", args, options) as CallPromise<OperationResult<operations["feeRules.get"]>>,
+      get: (args: FeeRulesGetParams, options?: CallOptions): CallPromise<FeeRulesGetResult> => runtime.invoke("feeRules.get", args, options) as CallPromise<FeeRulesGetResult>,
       /**
        * Update a fee rule
        *
        * `PUT /fee-rules/{id}` — scopes: fee-rules.write
        */
-      update: (args: OperationArgs<operations["feeRules.update"]>, options?: CallOptions): CallPromise<OperationResult<operations["feeRules.update"]>> => runtime.invoke("feeRules.update", args, options) as CallPromise<OperationResult<operations["feeRules.update"]>>,
+      update: (args: FeeRulesUpdateParams, options?: CallOptions): CallPromise<FeeRulesUpdateResult> => runtime.invoke("feeRules.update", args, options) as CallPromise<FeeRulesUpdateResult>,
       /**
        * Delete a fee rule
        *
        * `DELETE /fee-rules/{id}` — scopes: fee-rules.write
        */
-      delete: (args: OperationArgs<operations["feeRules.delete"]>, options?: CallOptions): CallPromise<OperationResult<operations["feeRules.delete"]>> => runtime.invoke("feeRules.delete", args, options) as CallPromise<OperationResult<operations["feeRules.delete"]>>,
+      delete: (args: FeeRulesDeleteParams, options?: CallOptions): CallPromise<FeeRulesDeleteResult> => runtime.invoke("feeRules.delete", args, options) as CallPromise<FeeRulesDeleteResult>,
     },
     invoices: {
       /**
@@ -1399,11 +1579,11 @@ export function createCoreBankingFacade(runtime: FacadeRuntime) {
        *
        * `GET /accounts/{accountId}/invoices` — scopes: invoices.read
        */
-      list: (args: OperationArgs<operations["invoices.list"]>, options?: CallOptions): CallPromise<OperationResult<operations["invoices.list"]>> => runtime.invoke("invoices.list", args, options) as CallPromise<OperationResult<operations["invoices.list"]>>,
+      list: (args: InvoicesListParams, options?: CallOptions): CallPromise<InvoicesListResult> => runtime.invoke("invoices.list", args, options) as CallPromise<InvoicesListResult>,
       /** Every page of `invoices.list`, following `page` until the last page. */
-      listPages: (args: OperationArgs<operations["invoices.list"]>, options?: CallOptions): AsyncIterable<OperationResult<operations["invoices.list"]>> => runtime.pages("invoices.list", args, options) as AsyncIterable<OperationResult<operations["invoices.list"]>>,
+      listPages: (args: InvoicesListParams, options?: CallOptions): AsyncIterable<InvoicesListResult> => runtime.pages("invoices.list", args, options) as AsyncIterable<InvoicesListResult>,
       /** Every item of every page of `invoices.list`. */
-      listItems: (args: OperationArgs<operations["invoices.list"]>, options?: CallOptions): AsyncIterable<PageItem<OperationResult<operations["invoices.list"]>, "data">> => itemsOf(runtime.pages("invoices.list", args, options) as AsyncIterable<OperationResult<operations["invoices.list"]>>, "data"),
+      listItems: (args: InvoicesListParams, options?: CallOptions): AsyncIterable<InvoicesListItem> => itemsOf(runtime.pages("invoices.list", args, options) as AsyncIterable<InvoicesListResult>, "data"),
       /**
        * Create an invoice
        *
@@ -1411,13 +1591,13 @@ export function createCoreBankingFacade(runtime: FacadeRuntime) {
        *
        * Idempotent: the runtime sends `Idempotency-Key` (generated when not given) and reuses it on retries.
        */
-      create: (args: OperationArgs<operations["invoices.create"], "Idempotency-Key">, options?: CallOptions): CallPromise<OperationResult<operations["invoices.create"]>> => runtime.invoke("invoices.create", args, options) as CallPromise<OperationResult<operations["invoices.create"]>>,
+      create: (args: InvoicesCreateParams, options?: CallOptions): CallPromise<InvoicesCreateResult> => runtime.invoke("invoices.create", args, options) as CallPromise<InvoicesCreateResult>,
       /**
        * Get an invoice
        *
        * `GET /accounts/{accountId}/invoices/{invoiceId}` — scopes: invoices.read
        */
-      get: (args: OperationArgs<operations["invoices.get"]>, options?: CallOptions): CallPromise<OperationResult<operations["invoices.get"]>> => runtime.invoke("invoices.get", args, options) as CallPromise<OperationResult<operations["invoices.get"]>>,
+      get: (args: InvoicesGetParams, options?: CallOptions): CallPromise<InvoicesGetResult> => runtime.invoke("invoices.get", args, options) as CallPromise<InvoicesGetResult>,
       /**
        * Cancel an invoice
        *
@@ -1425,7 +1605,7 @@ export function createCoreBankingFacade(runtime: FacadeRuntime) {
        *
        * **Provisional**: Section 4.10 lists the invoice cancel operation with scope and response but its method and path are not shown.
        */
-      cancel: (args: OperationArgs<operations["invoices.cancel"]>, options?: CallOptions): CallPromise<OperationResult<operations["invoices.cancel"]>> => runtime.invoke("invoices.cancel", args, options) as CallPromise<OperationResult<operations["invoices.cancel"]>>,
+      cancel: (args: InvoicesCancelParams, options?: CallOptions): CallPromise<InvoicesCancelResult> => runtime.invoke("invoices.cancel", args, options) as CallPromise<InvoicesCancelResult>,
       /**
        * Emit a draft invoice
        *
@@ -1433,7 +1613,7 @@ export function createCoreBankingFacade(runtime: FacadeRuntime) {
        *
        * **Provisional**: Section 4.10 lists the invoice emit operation with scope and response but its method and path are not shown.
        */
-      emit: (args: OperationArgs<operations["invoices.emit"]>, options?: CallOptions): CallPromise<OperationResult<operations["invoices.emit"]>> => runtime.invoke("invoices.emit", args, options) as CallPromise<OperationResult<operations["invoices.emit"]>>,
+      emit: (args: InvoicesEmitParams, options?: CallOptions): CallPromise<InvoicesEmitResult> => runtime.invoke("invoices.emit", args, options) as CallPromise<InvoicesEmitResult>,
     },
     bankarizationApplications: {
       /**
@@ -1441,11 +1621,11 @@ export function createCoreBankingFacade(runtime: FacadeRuntime) {
        *
        * `GET /credit/bankarization/applications` — scopes: credit.bankarization.applications.read
        */
-      list: (args: OperationArgs<operations["bankarizationApplications.list"]> = {}, options?: CallOptions): CallPromise<OperationResult<operations["bankarizationApplications.list"]>> => runtime.invoke("bankarizationApplications.list", args, options) as CallPromise<OperationResult<operations["bankarizationApplications.list"]>>,
+      list: (args: BankarizationApplicationsListParams = {}, options?: CallOptions): CallPromise<BankarizationApplicationsListResult> => runtime.invoke("bankarizationApplications.list", args, options) as CallPromise<BankarizationApplicationsListResult>,
       /** Every page of `bankarizationApplications.list`, following `page` until the last page. */
-      listPages: (args: OperationArgs<operations["bankarizationApplications.list"]> = {}, options?: CallOptions): AsyncIterable<OperationResult<operations["bankarizationApplications.list"]>> => runtime.pages("bankarizationApplications.list", args, options) as AsyncIterable<OperationResult<operations["bankarizationApplications.list"]>>,
+      listPages: (args: BankarizationApplicationsListParams = {}, options?: CallOptions): AsyncIterable<BankarizationApplicationsListResult> => runtime.pages("bankarizationApplications.list", args, options) as AsyncIterable<BankarizationApplicationsListResult>,
       /** Every item of every page of `bankarizationApplications.list`. */
-      listItems: (args: OperationArgs<operations["bankarizationApplications.list"]> = {}, options?: CallOptions): AsyncIterable<PageItem<OperationResult<operations["bankarizationApplications.list"]>, "data">> => itemsOf(runtime.pages("bankarizationApplications.list", args, options) as AsyncIterable<OperationResult<operations["bankarizationApplications.list"]>>, "data"),
+      listItems: (args: BankarizationApplicationsListParams = {}, options?: CallOptions): AsyncIterable<BankarizationApplicationsListItem> => itemsOf(runtime.pages("bankarizationApplications.list", args, options) as AsyncIterable<BankarizationApplicationsListResult>, "data"),
       /**
        * Submit a bankarization application
        *
@@ -1453,7 +1633,7 @@ export function createCoreBankingFacade(runtime: FacadeRuntime) {
        *
        * Idempotent: the runtime sends `Idempotency-Key` (generated when not given) and reuses it on retries.
        */
-      create: (args: OperationArgs<operations["bankarizationApplications.create"], "Idempotency-Key">, options?: CallOptions): CallPromise<OperationResult<operations["bankarizationApplications.create"]>> => runtime.invoke("bankarizationApplications.create", args, options) as CallPromise<OperationResult<operations["bankarizationApplications.create"]>>,
+      create: (args: BankarizationApplicationsCreateParams, options?: CallOptions): CallPromise<BankarizationApplicationsCreateResult> => runtime.invoke("bankarizationApplications.create", args, options) as CallPromise<BankarizationApplicationsCreateResult>,
       /**
        * Get a bankarization application
        *
@@ -1461,7 +1641,7 @@ export function createCoreBankingFacade(runtime: FacadeRuntime) {
        *
        * **Provisional**: Section 4.10 lists the read of an application by requestId, but its path is not shown.
        */
-      get: (args: OperationArgs<operations["bankarizationApplications.get"]>, options?: CallOptions): CallPromise<OperationResult<operations["bankarizationApplications.get"]>> => runtime.invoke("bankarizationApplications.get", args, options) as CallPromise<OperationResult<operations["bankarizationApplications.get"]>>,
+      get: (args: BankarizationApplicationsGetParams, options?: CallOptions): CallPromise<BankarizationApplicationsGetResult> => runtime.invoke("bankarizationApplications.get", args, options) as CallPromise<BankarizationApplicationsGetResult>,
       /**
        * Cancel a bankarization application
        *
@@ -1469,7 +1649,7 @@ export function createCoreBankingFacade(runtime: FacadeRuntime) {
        *
        * **Provisional**: Section 4.10 lists the cancel of an application by requestId, but its method and path are not shown.
        */
-      cancel: (args: OperationArgs<operations["bankarizationApplications.cancel"]>, options?: CallOptions): CallPromise<OperationResult<operations["bankarizationApplications.cancel"]>> => runtime.invoke("bankarizationApplications.cancel", args, options) as CallPromise<OperationResult<operations["bankarizationApplications.cancel"]>>,
+      cancel: (args: BankarizationApplicationsCancelParams, options?: CallOptions): CallPromise<BankarizationApplicationsCancelResult> => runtime.invoke("bankarizationApplications.cancel", args, options) as CallPromise<BankarizationApplicationsCancelResult>,
     },
     bankarizationProducts: {
       /**
@@ -1479,7 +1659,7 @@ export function createCoreBankingFacade(runtime: FacadeRuntime) {
        *
        * **Provisional**: Section 4.10 lists the bankarization products list with scope and response, but its path is not shown.
        */
-      list: (args: OperationArgs<operations["bankarizationProducts.list"]> = {}, options?: CallOptions): CallPromise<OperationResult<operations["bankarizationProducts.list"]>> => runtime.invoke("bankarizationProducts.list", args, options) as CallPromise<OperationResult<operations["bankarizationProducts.list"]>>,
+      list: (args: BankarizationProductsListParams = {}, options?: CallOptions): CallPromise<BankarizationProductsListResult> => runtime.invoke("bankarizationProducts.list", args, options) as CallPromise<BankarizationProductsListResult>,
       /**
        * Get a bankarization product
        *
@@ -1487,7 +1667,7 @@ export function createCoreBankingFacade(runtime: FacadeRuntime) {
        *
        * **Provisional**: Section 4.10 lists the read of a bankarization product by productId, but its path is not shown.
        */
-      get: (args: OperationArgs<operations["bankarizationProducts.get"]>, options?: CallOptions): CallPromise<OperationResult<operations["bankarizationProducts.get"]>> => runtime.invoke("bankarizationProducts.get", args, options) as CallPromise<OperationResult<operations["bankarizationProducts.get"]>>,
+      get: (args: BankarizationProductsGetParams, options?: CallOptions): CallPromise<BankarizationProductsGetResult> => runtime.invoke("bankarizationProducts.get", args, options) as CallPromise<BankarizationProductsGetResult>,
     },
     apiCredentials: {
       /**
@@ -1497,7 +1677,7 @@ export function createCoreBankingFacade(runtime: FacadeRuntime) {
        *
        * **Provisional**: Section 4.10 says the paths and methods of the credential operations on the accounts API are not shown.
        */
-      create: (args: OperationArgs<operations["apiCredentials.create"]>, options?: CallOptions): CallPromise<OperationResult<operations["apiCredentials.create"]>> => runtime.invoke("apiCredentials.create", args, options) as CallPromise<OperationResult<operations["apiCredentials.create"]>>,
+      create: (args: ApiCredentialsCreateParams, options?: CallOptions): CallPromise<ApiCredentialsCreateResult> => runtime.invoke("apiCredentials.create", args, options) as CallPromise<ApiCredentialsCreateResult>,
       /**
        * Update an accounts API credential
        *
@@ -1505,7 +1685,7 @@ export function createCoreBankingFacade(runtime: FacadeRuntime) {
        *
        * **Provisional**: Section 4.10 says the paths and methods of the credential operations on the accounts API are not shown; the update body is not shown either.
        */
-      update: (args: OperationArgs<operations["apiCredentials.update"]>, options?: CallOptions): CallPromise<OperationResult<operations["apiCredentials.update"]>> => runtime.invoke("apiCredentials.update", args, options) as CallPromise<OperationResult<operations["apiCredentials.update"]>>,
+      update: (args: ApiCredentialsUpdateParams, options?: CallOptions): CallPromise<ApiCredentialsUpdateResult> => runtime.invoke("apiCredentials.update", args, options) as CallPromise<ApiCredentialsUpdateResult>,
       /**
        * Delete an accounts API credential
        *
@@ -1513,7 +1693,7 @@ export function createCoreBankingFacade(runtime: FacadeRuntime) {
        *
        * **Provisional**: Section 4.10 says the paths and methods of the credential operations on the accounts API are not shown.
        */
-      delete: (args: OperationArgs<operations["apiCredentials.delete"]>, options?: CallOptions): CallPromise<OperationResult<operations["apiCredentials.delete"]>> => runtime.invoke("apiCredentials.delete", args, options) as CallPromise<OperationResult<operations["apiCredentials.delete"]>>,
+      delete: (args: ApiCredentialsDeleteParams, options?: CallOptions): CallPromise<ApiCredentialsDeleteResult> => runtime.invoke("apiCredentials.delete", args, options) as CallPromise<ApiCredentialsDeleteResult>,
     },
     pixManagerCredentials: {
       /**
@@ -1523,7 +1703,7 @@ export function createCoreBankingFacade(runtime: FacadeRuntime) {
        *
        * **Provisional**: Section 4.10 says the paths and methods of the credential operations on the Pix manager are not shown.
        */
-      create: (args: OperationArgs<operations["pixManagerCredentials.create"]>, options?: CallOptions): CallPromise<OperationResult<operations["pixManagerCredentials.create"]>> => runtime.invoke("pixManagerCredentials.create", args, options) as CallPromise<OperationResult<operations["pixManagerCredentials.create"]>>,
+      create: (args: PixManagerCredentialsCreateParams, options?: CallOptions): CallPromise<PixManagerCredentialsCreateResult> => runtime.invoke("pixManagerCredentials.create", args, options) as CallPromise<PixManagerCredentialsCreateResult>,
       /**
        * Update a Pix manager credential
        *
@@ -1531,7 +1711,7 @@ export function createCoreBankingFacade(runtime: FacadeRuntime) {
        *
        * **Provisional**: Section 4.10 says the paths and methods of the credential operations on the Pix manager are not shown; the update body is not shown either.
        */
-      update: (args: OperationArgs<operations["pixManagerCredentials.update"]>, options?: CallOptions): CallPromise<OperationResult<operations["pixManagerCredentials.update"]>> => runtime.invoke("pixManagerCredentials.update", args, options) as CallPromise<OperationResult<operations["pixManagerCredentials.update"]>>,
+      update: (args: PixManagerCredentialsUpdateParams, options?: CallOptions): CallPromise<PixManagerCredentialsUpdateResult> => runtime.invoke("pixManagerCredentials.update", args, options) as CallPromise<PixManagerCredentialsUpdateResult>,
       /**
        * Delete a Pix manager credential
        *
@@ -1539,7 +1719,7 @@ export function createCoreBankingFacade(runtime: FacadeRuntime) {
        *
        * **Provisional**: Section 4.10 says the paths and methods of the credential operations on the Pix manager are not shown.
        */
-      delete: (args: OperationArgs<operations["pixManagerCredentials.delete"]>, options?: CallOptions): CallPromise<OperationResult<operations["pixManagerCredentials.delete"]>> => runtime.invoke("pixManagerCredentials.delete", args, options) as CallPromise<OperationResult<operations["pixManagerCredentials.delete"]>>,
+      delete: (args: PixManagerCredentialsDeleteParams, options?: CallOptions): CallPromise<PixManagerCredentialsDeleteResult> => runtime.invoke("pixManagerCredentials.delete", args, options) as CallPromise<PixManagerCredentialsDeleteResult>,
     },
   }
     ;

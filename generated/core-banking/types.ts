@@ -564,7 +564,7 @@ export interface components {
             /** @description Account status. Value seen INACTIVE; the complete list is not shown. */
             status?: "INACTIVE" | "ACTIVE" | (string & {});
             /** @description Holder of the account. Inner shape not shown (section 2.13). */
-            person?: Record<string, never>;
+            person?: Record<string, unknown>;
             /**
              * Format: date-time
              * @description Creation instant.
@@ -1021,13 +1021,13 @@ export interface components {
             /** @description Id of the bankarization product (at least 1). */
             creditProductId?: number;
             /** @description Borrower. Inner shape not shown (section 2.13). */
-            debtor?: Record<string, never>;
+            debtor?: Record<string, unknown>;
             /** @description Legal representative of the borrower. Inner shape not shown (section 2.13). */
-            representative?: Record<string, never>;
+            representative?: Record<string, unknown>;
             /** @description Credit operation requested (amount, term, ...). Inner shape not shown (section 2.13). */
-            operation?: Record<string, never>;
+            operation?: Record<string, unknown>;
             /** @description Assignment of the credit; sent by BaaS callers only, omitted by account callers. Inner shape not shown (section 2.13). */
-            assignment?: Record<string, never>;
+            assignment?: Record<string, unknown>;
         };
         /**
          * BankarizationProduct

@@ -737,6 +737,134 @@ export const operationTable = {
 } as const satisfies Record<string, OperationInfo>;
 
 export type MessagesOperationId = keyof typeof operationTable;
+/** Params of `client.auth.login()` (`POST /login`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type AuthLoginParams = OperationArgs<operations["auth.login"]>;
+/** Body of `client.auth.login()` (`POST /login`): its request body (when it has one). */
+export type AuthLoginBody = NonNullable<operations["auth.login"]["requestBody"]>["content"]["application/json"];
+/** Result of `client.auth.login()` (`POST /login`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type AuthLoginResult = OperationResult<operations["auth.login"]>;
+/** Params of `client.messages.poll()` (`GET /messages/pull/{pullNext}`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type MessagesPollParams = OperationArgs<operations["messages.poll"]>;
+/** Path of `client.messages.poll()` (`GET /messages/pull/{pullNext}`): its path parameters (when it has any). */
+export type MessagesPollPath = NonNullable<operations["messages.poll"]["parameters"]["path"]>;
+/** Result of `client.messages.poll()` (`GET /messages/pull/{pullNext}`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type MessagesPollResult = OperationResult<operations["messages.poll"]>;
+/** Params of `client.pacs002.send()` (`POST /messages/pacs.002`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type Pacs002SendParams = OperationArgs<operations["pacs002.send"]>;
+/** Body of `client.pacs002.send()` (`POST /messages/pacs.002`): its request body (when it has one). */
+export type Pacs002SendBody = NonNullable<operations["pacs002.send"]["requestBody"]>["content"]["application/json"];
+/** Result of `client.pacs002.send()` (`POST /messages/pacs.002`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type Pacs002SendResult = OperationResult<operations["pacs002.send"]>;
+/** Params of `client.pacs004.send()` (`POST /messages/pacs.004`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type Pacs004SendParams = OperationArgs<operations["pacs004.send"]>;
+/** Body of `client.pacs004.send()` (`POST /messages/pacs.004`): its request body (when it has one). */
+export type Pacs004SendBody = NonNullable<operations["pacs004.send"]["requestBody"]>["content"]["application/json"];
+/** Result of `client.pacs004.send()` (`POST /messages/pacs.004`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type Pacs004SendResult = OperationResult<operations["pacs004.send"]>;
+/** Params of `client.pacs008.send()` (`POST /messages/pacs.008`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type Pacs008SendParams = OperationArgs<operations["pacs008.send"]>;
+/** Body of `client.pacs008.send()` (`POST /messages/pacs.008`): its request body (when it has one). */
+export type Pacs008SendBody = NonNullable<operations["pacs008.send"]["requestBody"]>["content"]["application/json"];
+/** Result of `client.pacs008.send()` (`POST /messages/pacs.008`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type Pacs008SendResult = OperationResult<operations["pacs008.send"]>;
+/** Params of `client.pain009.send()` (`POST /messages/pain.009`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type Pain009SendParams = OperationArgs<operations["pain009.send"]>;
+/** Body of `client.pain009.send()` (`POST /messages/pain.009`): its request body (when it has one). */
+export type Pain009SendBody = NonNullable<operations["pain009.send"]["requestBody"]>["content"]["application/json"];
+/** Result of `client.pain009.send()` (`POST /messages/pain.009`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type Pain009SendResult = OperationResult<operations["pain009.send"]>;
+/** Params of `client.pain011.send()` (`POST /messages/pain.011`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type Pain011SendParams = OperationArgs<operations["pain011.send"]>;
+/** Body of `client.pain011.send()` (`POST /messages/pain.011`): its request body (when it has one). */
+export type Pain011SendBody = NonNullable<operations["pain011.send"]["requestBody"]>["content"]["application/json"];
+/** Result of `client.pain011.send()` (`POST /messages/pain.011`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type Pain011SendResult = OperationResult<operations["pain011.send"]>;
+/** Params of `client.pain012Authorization.send()` (`POST /messages/pain.012-authorization`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type Pain012AuthorizationSendParams = OperationArgs<operations["pain012Authorization.send"]>;
+/** Body of `client.pain012Authorization.send()` (`POST /messages/pain.012-authorization`): its request body (when it has one). */
+export type Pain012AuthorizationSendBody = NonNullable<operations["pain012Authorization.send"]["requestBody"]>["content"]["application/json"];
+/** Result of `client.pain012Authorization.send()` (`POST /messages/pain.012-authorization`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type Pain012AuthorizationSendResult = OperationResult<operations["pain012Authorization.send"]>;
+/** Params of `client.pain012Confirmation.send()` (`POST /messages/pain.012-confirmation`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type Pain012ConfirmationSendParams = OperationArgs<operations["pain012Confirmation.send"]>;
+/** Body of `client.pain012Confirmation.send()` (`POST /messages/pain.012-confirmation`): its request body (when it has one). */
+export type Pain012ConfirmationSendBody = NonNullable<operations["pain012Confirmation.send"]["requestBody"]>["content"]["application/json"];
+/** Result of `client.pain012Confirmation.send()` (`POST /messages/pain.012-confirmation`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type Pain012ConfirmationSendResult = OperationResult<operations["pain012Confirmation.send"]>;
+/** Params of `client.pain013.send()` (`POST /messages/pain.013`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type Pain013SendParams = OperationArgs<operations["pain013.send"]>;
+/** Body of `client.pain013.send()` (`POST /messages/pain.013`): its request body (when it has one). */
+export type Pain013SendBody = NonNullable<operations["pain013.send"]["requestBody"]>["content"]["application/json"];
+/** Result of `client.pain013.send()` (`POST /messages/pain.013`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type Pain013SendResult = OperationResult<operations["pain013.send"]>;
+/** Params of `client.pain014.send()` (`POST /messages/pain.014`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type Pain014SendParams = OperationArgs<operations["pain014.send"]>;
+/** Body of `client.pain014.send()` (`POST /messages/pain.014`): its request body (when it has one). */
+export type Pain014SendBody = NonNullable<operations["pain014.send"]["requestBody"]>["content"]["application/json"];
+/** Result of `client.pain014.send()` (`POST /messages/pain.014`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type Pain014SendResult = OperationResult<operations["pain014.send"]>;
+/** Params of `client.camt060.send()` (`POST /messages/camt.060`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type Camt060SendParams = OperationArgs<operations["camt060.send"]>;
+/** Body of `client.camt060.send()` (`POST /messages/camt.060`): its request body (when it has one). */
+export type Camt060SendBody = NonNullable<operations["camt060.send"]["requestBody"]>["content"]["application/json"];
+/** Result of `client.camt060.send()` (`POST /messages/camt.060`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type Camt060SendResult = OperationResult<operations["camt060.send"]>;
+/** Params of `client.camt055.send()` (`POST /messages/camt.055`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type Camt055SendParams = OperationArgs<operations["camt055.send"]>;
+/** Body of `client.camt055.send()` (`POST /messages/camt.055`): its request body (when it has one). */
+export type Camt055SendBody = NonNullable<operations["camt055.send"]["requestBody"]>["content"]["application/json"];
+/** Result of `client.camt055.send()` (`POST /messages/camt.055`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type Camt055SendResult = OperationResult<operations["camt055.send"]>;
+/** Params of `client.camt029.send()` (`POST /messages/camt.029`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type Camt029SendParams = OperationArgs<operations["camt029.send"]>;
+/** Body of `client.camt029.send()` (`POST /messages/camt.029`): its request body (when it has one). */
+export type Camt029SendBody = NonNullable<operations["camt029.send"]["requestBody"]>["content"]["application/json"];
+/** Result of `client.camt029.send()` (`POST /messages/camt.029`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type Camt029SendResult = OperationResult<operations["camt029.send"]>;
+/** Params of `client.reda022.send()` (`POST /messages/reda.022`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type Reda022SendParams = OperationArgs<operations["reda022.send"]>;
+/** Body of `client.reda022.send()` (`POST /messages/reda.022`): its request body (when it has one). */
+export type Reda022SendBody = NonNullable<operations["reda022.send"]["requestBody"]>["content"]["application/json"];
+/** Result of `client.reda022.send()` (`POST /messages/reda.022`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type Reda022SendResult = OperationResult<operations["reda022.send"]>;
+/** Params of `client.dictKeys.create()` (`POST /dict/keys`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type DictKeysCreateParams = OperationArgs<operations["dictKeys.create"]>;
+/** Body of `client.dictKeys.create()` (`POST /dict/keys`): its request body (when it has one). */
+export type DictKeysCreateBody = NonNullable<operations["dictKeys.create"]["requestBody"]>["content"]["application/json"];
+/** Result of `client.dictKeys.create()` (`POST /dict/keys`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type DictKeysCreateResult = OperationResult<operations["dictKeys.create"]>;
+/** Params of `client.dictKeys.update()` (`PUT /dict/keys/{key}`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type DictKeysUpdateParams = OperationArgs<operations["dictKeys.update"]>;
+/** Path of `client.dictKeys.update()` (`PUT /dict/keys/{key}`): its path parameters (when it has any). */
+export type DictKeysUpdatePath = NonNullable<operations["dictKeys.update"]["parameters"]["path"]>;
+/** Body of `client.dictKeys.update()` (`PUT /dict/keys/{key}`): its request body (when it has one). */
+export type DictKeysUpdateBody = NonNullable<operations["dictKeys.update"]["requestBody"]>["content"]["application/json"];
+/** Result of `client.dictKeys.update()` (`PUT /dict/keys/{key}`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type DictKeysUpdateResult = OperationResult<operations["dictKeys.update"]>;
+/** Params of `client.dictKeys.list()` (`POST /dict/keys/list`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type DictKeysListParams = OperationArgs<operations["dictKeys.list"]>;
+/** Body of `client.dictKeys.list()` (`POST /dict/keys/list`): its request body (when it has one). */
+export type DictKeysListBody = NonNullable<operations["dictKeys.list"]["requestBody"]>["content"]["application/json"];
+/** Result of `client.dictKeys.list()` (`POST /dict/keys/list`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type DictKeysListResult = OperationResult<operations["dictKeys.list"]>;
+/** Params of `client.dictKeys.checkExistence()` (`POST /dict/keys/check`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type DictKeysCheckExistenceParams = OperationArgs<operations["dictKeys.checkExistence"]>;
+/** Body of `client.dictKeys.checkExistence()` (`POST /dict/keys/check`): its request body (when it has one). */
+export type DictKeysCheckExistenceBody = NonNullable<operations["dictKeys.checkExistence"]["requestBody"]>["content"]["application/json"];
+/** Result of `client.dictKeys.checkExistence()` (`POST /dict/keys/check`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type DictKeysCheckExistenceResult = OperationResult<operations["dictKeys.checkExistence"]>;
+/** Params of `client.dictQrCode.lookup()` (`POST /dict/qrcode/lookup`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type DictQrCodeLookupParams = OperationArgs<operations["dictQrCode.lookup"]>;
+/** Body of `client.dictQrCode.lookup()` (`POST /dict/qrcode/lookup`): its request body (when it has one). */
+export type DictQrCodeLookupBody = NonNullable<operations["dictQrCode.lookup"]["requestBody"]>["content"]["application/json"];
+/** Result of `client.dictQrCode.lookup()` (`POST /dict/qrcode/lookup`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type DictQrCodeLookupResult = OperationResult<operations["dictQrCode.lookup"]>;
+/** Params of `client.dictFraudMarkers.create()` (`POST /dict/fraud-markers`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type DictFraudMarkersCreateParams = OperationArgs<operations["dictFraudMarkers.create"]>;
+/** Body of `client.dictFraudMarkers.create()` (`POST /dict/fraud-markers`): its request body (when it has one). */
+export type DictFraudMarkersCreateBody = NonNullable<operations["dictFraudMarkers.create"]["requestBody"]>["content"]["application/json"];
+/** Result of `client.dictFraudMarkers.create()` (`POST /dict/fraud-markers`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type DictFraudMarkersCreateResult = OperationResult<operations["dictFraudMarkers.create"]>;
 
 /** The typed methods of the interface, one per operationId, over a runtime that sends the requests. */
 export function createMessagesFacade(runtime: FacadeRuntime) {
@@ -749,7 +877,7 @@ export function createMessagesFacade(runtime: FacadeRuntime) {
        *
        * **Provisional**: Section 5.7 says every request except login needs svc-token, and shows nothing of the login itself; POST /login with the credential's id and secret was chosen.
        */
-      login: (args: OperationArgs<operations["auth.login"]>, options?: CallOptions): CallPromise<OperationResult<operations["auth.login"]>> => runtime.invoke("auth.login", args, options) as CallPromise<OperationResult<operations["auth.login"]>>,
+      login: (args: AuthLoginParams, options?: CallOptions): CallPromise<AuthLoginResult> => runtime.invoke("auth.login", args, options) as CallPromise<AuthLoginResult>,
     },
     messages: {
       /**
@@ -759,7 +887,7 @@ export function createMessagesFacade(runtime: FacadeRuntime) {
        *
        * **Provisional**: Section 4.9 gives the pullNext path parameter and the svc-pull-next header but not the method or the rest of the path; GET /messages/pull/{pullNext} was chosen.
        */
-      poll: (args: OperationArgs<operations["messages.poll"]>, options?: CallOptions): CallPromise<OperationResult<operations["messages.poll"]>> => runtime.invoke("messages.poll", args, options) as CallPromise<OperationResult<operations["messages.poll"]>>,
+      poll: (args: MessagesPollParams, options?: CallOptions): CallPromise<MessagesPollResult> => runtime.invoke("messages.poll", args, options) as CallPromise<MessagesPollResult>,
     },
     pacs002: {
       /**
@@ -769,7 +897,7 @@ export function createMessagesFacade(runtime: FacadeRuntime) {
        *
        * **Provisional**: Section 4.9 lists the send of pacs.002 but shows neither its method nor its path; POST /messages/pacs.002 was chosen.
        */
-      send: (args: OperationArgs<operations["pacs002.send"]>, options?: CallOptions): CallPromise<OperationResult<operations["pacs002.send"]>> => runtime.invoke("pacs002.send", args, options) as CallPromise<OperationResult<operations["pacs002.send"]>>,
+      send: (args: Pacs002SendParams, options?: CallOptions): CallPromise<Pacs002SendResult> => runtime.invoke("pacs002.send", args, options) as CallPromise<Pacs002SendResult>,
     },
     pacs004: {
       /**
@@ -779,7 +907,7 @@ export function createMessagesFacade(runtime: FacadeRuntime) {
        *
        * **Provisional**: Section 4.9 lists the send of pacs.004 but shows neither its method nor its path; POST /messages/pacs.004 was chosen.
        */
-      send: (args: OperationArgs<operations["pacs004.send"]>, options?: CallOptions): CallPromise<OperationResult<operations["pacs004.send"]>> => runtime.invoke("pacs004.send", args, options) as CallPromise<OperationResult<operations["pacs004.send"]>>,
+      send: (args: Pacs004SendParams, options?: CallOptions): CallPromise<Pacs004SendResult> => runtime.invoke("pacs004.send", args, options) as CallPromise<Pacs004SendResult>,
     },
     pacs008: {
       /**
@@ -789,7 +917,7 @@ export function createMessagesFacade(runtime: FacadeRuntime) {
        *
        * **Provisional**: Section 4.9 lists the send of pacs.008 but shows neither its method nor its path; POST /messages/pacs.008 was chosen.
        */
-      send: (args: OperationArgs<operations["pacs008.send"]>, options?: CallOptions): CallPromise<OperationResult<operations["pacs008.send"]>> => runtime.invoke("pacs008.send", args, options) as CallPromise<OperationResult<operations["pacs008.send"]>>,
+      send: (args: Pacs008SendParams, options?: CallOptions): CallPromise<Pacs008SendResult> => runtime.invoke("pacs008.send", args, options) as CallPromise<Pacs008SendResult>,
     },
     pain009: {
       /**
@@ -799,7 +927,7 @@ export function createMessagesFacade(runtime: FacadeRuntime) {
        *
        * **Provisional**: Section 4.9 lists the send of pain.009 but shows neither its method nor its path; POST /messages/pain.009 was chosen.
        */
-      send: (args: OperationArgs<operations["pain009.send"]>, options?: CallOptions): CallPromise<OperationResult<operations["pain009.send"]>> => runtime.invoke("pain009.send", args, options) as CallPromise<OperationResult<operations["pain009.send"]>>,
+      send: (args: Pain009SendParams, options?: CallOptions): CallPromise<Pain009SendResult> => runtime.invoke("pain009.send", args, options) as CallPromise<Pain009SendResult>,
     },
     pain011: {
       /**
@@ -809,7 +937,7 @@ export function createMessagesFacade(runtime: FacadeRuntime) {
        *
        * **Provisional**: Section 4.9 lists the send of pain.011 but shows neither its method nor its path; POST /messages/pain.011 was chosen.
        */
-      send: (args: OperationArgs<operations["pain011.send"]>, options?: CallOptions): CallPromise<OperationResult<operations["pain011.send"]>> => runtime.invoke("pain011.send", args, options) as CallPromise<OperationResult<operations["pain011.send"]>>,
+      send: (args: Pain011SendParams, options?: CallOptions): CallPromise<Pain011SendResult> => runtime.invoke("pain011.send", args, options) as CallPromise<Pain011SendResult>,
     },
     pain012Authorization: {
       /**
@@ -819,7 +947,7 @@ export function createMessagesFacade(runtime: FacadeRuntime) {
        *
        * **Provisional**: Section 4.9 lists the send of pain.012-authorization but shows neither its method nor its path; POST /messages/pain.012-authorization was chosen.
        */
-      send: (args: OperationArgs<operations["pain012Authorization.send"]>, options?: CallOptions): CallPromise<OperationResult<operations["pain012Authorization.send"]>> => runtime.invoke("pain012Authorization.send", args, options) as CallPromise<OperationResult<operations["pain012Authorization.send"]>>,
+      send: (args: Pain012AuthorizationSendParams, options?: CallOptions): CallPromise<Pain012AuthorizationSendResult> => runtime.invoke("pain012Authorization.send", args, options) as CallPromise<Pain012AuthorizationSendResult>,
     },
     pain012Confirmation: {
       /**
@@ -829,7 +957,7 @@ export function createMessagesFacade(runtime: FacadeRuntime) {
        *
        * **Provisional**: Section 4.9 lists the send of pain.012-confirmation but shows neither its method nor its path; POST /messages/pain.012-confirmation was chosen.
        */
-      send: (args: OperationArgs<operations["pain012Confirmation.send"]>, options?: CallOptions): CallPromise<OperationResult<operations["pain012Confirmation.send"]>> => runtime.invoke("pain012Confirmation.send", args, options) as CallPromise<OperationResult<operations["pain012Confirmation.send"]>>,
+      send: (args: Pain012ConfirmationSendParams, options?: CallOptions): CallPromise<Pain012ConfirmationSendResult> => runtime.invoke("pain012Confirmation.send", args, options) as CallPromise<Pain012ConfirmationSendResult>,
     },
     pain013: {
       /**
@@ -839,7 +967,7 @@ export function createMessagesFacade(runtime: FacadeRuntime) {
        *
        * **Provisional**: Section 4.9 lists the send of pain.013 but shows neither its method nor its path; POST /messages/pain.013 was chosen.
        */
-      send: (args: OperationArgs<operations["pain013.send"]>, options?: CallOptions): CallPromise<OperationResult<operations["pain013.send"]>> => runtime.invoke("pain013.send", args, options) as CallPromise<OperationResult<operations["pain013.send"]>>,
+      send: (args: Pain013SendParams, options?: CallOptions): CallPromise<Pain013SendResult> => runtime.invoke("pain013.send", args, options) as CallPromise<Pain013SendResult>,
     },
     pain014: {
       /**
@@ -849,7 +977,7 @@ export function createMessagesFacade(runtime: FacadeRuntime) {
        *
        * **Provisional**: Section 4.9 lists the send of pain.014 but shows neither its method nor its path; POST /messages/pain.014 was chosen.
        */
-      send: (args: OperationArgs<operations["pain014.send"]>, options?: CallOptions): CallPromise<OperationResult<operations["pain014.send"]>> => runtime.invoke("pain014.send", args, options) as CallPromise<OperationResult<operations["pain014.send"]>>,
+      send: (args: Pain014SendParams, options?: CallOptions): CallPromise<Pain014SendResult> => runtime.invoke("pain014.send", args, options) as CallPromise<Pain014SendResult>,
     },
     camt060: {
       /**
@@ -859,7 +987,7 @@ export function createMessagesFacade(runtime: FacadeRuntime) {
        *
        * **Provisional**: Section 4.9 lists the send of camt.060 but shows neither its method nor its path; POST /messages/camt.060 was chosen.
        */
-      send: (args: OperationArgs<operations["camt060.send"]>, options?: CallOptions): CallPromise<OperationResult<operations["camt060.send"]>> => runtime.invoke("camt060.send", args, options) as CallPromise<OperationResult<operations["camt060.send"]>>,
+      send: (args: Camt060SendParams, options?: CallOptions): CallPromise<Camt060SendResult> => runtime.invoke("camt060.send", args, options) as CallPromise<Camt060SendResult>,
     },
     camt055: {
       /**
@@ -869,7 +997,7 @@ export function createMessagesFacade(runtime: FacadeRuntime) {
        *
        * **Provisional**: Section 4.9 lists the send of camt.055 but shows neither its method nor its path; POST /messages/camt.055 was chosen.
        */
-      send: (args: OperationArgs<operations["camt055.send"]>, options?: CallOptions): CallPromise<OperationResult<operations["camt055.send"]>> => runtime.invoke("camt055.send", args, options) as CallPromise<OperationResult<operations["camt055.send"]>>,
+      send: (args: Camt055SendParams, options?: CallOptions): CallPromise<Camt055SendResult> => runtime.invoke("camt055.send", args, options) as CallPromise<Camt055SendResult>,
     },
     camt029: {
       /**
@@ -879,7 +1007,7 @@ export function createMessagesFacade(runtime: FacadeRuntime) {
        *
        * **Provisional**: Section 4.9 lists the send of camt.029 but shows neither its method nor its path; POST /messages/camt.029 was chosen.
        */
-      send: (args: OperationArgs<operations["camt029.send"]>, options?: CallOptions): CallPromise<OperationResult<operations["camt029.send"]>> => runtime.invoke("camt029.send", args, options) as CallPromise<OperationResult<operations["camt029.send"]>>,
+      send: (args: Camt029SendParams, options?: CallOptions): CallPromise<Camt029SendResult> => runtime.invoke("camt029.send", args, options) as CallPromise<Camt029SendResult>,
     },
     reda022: {
       /**
@@ -889,7 +1017,7 @@ export function createMessagesFacade(runtime: FacadeRuntime) {
        *
        * **Provisional**: Section 4.9 lists the send of reda.022 but shows neither its method nor its path; POST /messages/reda.022 was chosen.
        */
-      send: (args: OperationArgs<operations["reda022.send"]>, options?: CallOptions): CallPromise<OperationResult<operations["reda022.send"]>> => runtime.invoke("reda022.send", args, options) as CallPromise<OperationResult<operations["reda022.send"]>>,
+      send: (args: Reda022SendParams, options?: CallOptions): CallPromise<Reda022SendResult> => runtime.invoke("reda022.send", args, options) as CallPromise<Reda022SendResult>,
     },
     dictKeys: {
       /**
@@ -899,7 +1027,7 @@ export function createMessagesFacade(runtime: FacadeRuntime) {
        *
        * **Provisional**: Section 4.9 names this directory operation but shows neither its method nor its path; POST /dict/keys was chosen.
        */
-      create: (args: OperationArgs<operations["dictKeys.create"]>, options?: CallOptions): CallPromise<OperationResult<operations["dictKeys.create"]>> => runtime.invoke("dictKeys.create", args, options) as CallPromise<OperationResult<operations["dictKeys.create"]>>,
+      create: (args: DictKeysCreateParams, options?: CallOptions): CallPromise<DictKeysCreateResult> => runtime.invoke("dictKeys.create", args, options) as CallPromise<DictKeysCreateResult>,
       /**
        * Update a key of the directory
        *
@@ -907,7 +1035,7 @@ export function createMessagesFacade(runtime: FacadeRuntime) {
        *
        * **Provisional**: Section 4.9 names this directory operation but shows neither its method nor its path; PUT /dict/keys/{key} was chosen.
        */
-      update: (args: OperationArgs<operations["dictKeys.update"]>, options?: CallOptions): CallPromise<OperationResult<operations["dictKeys.update"]>> => runtime.invoke("dictKeys.update", args, options) as CallPromise<OperationResult<operations["dictKeys.update"]>>,
+      update: (args: DictKeysUpdateParams, options?: CallOptions): CallPromise<DictKeysUpdateResult> => runtime.invoke("dictKeys.update", args, options) as CallPromise<DictKeysUpdateResult>,
       /**
        * List the keys of the participant
        *
@@ -915,7 +1043,7 @@ export function createMessagesFacade(runtime: FacadeRuntime) {
        *
        * **Provisional**: Section 4.9 names this directory operation but shows neither its method nor its path; POST /dict/keys/list was chosen.
        */
-      list: (args: OperationArgs<operations["dictKeys.list"]>, options?: CallOptions): CallPromise<OperationResult<operations["dictKeys.list"]>> => runtime.invoke("dictKeys.list", args, options) as CallPromise<OperationResult<operations["dictKeys.list"]>>,
+      list: (args: DictKeysListParams, options?: CallOptions): CallPromise<DictKeysListResult> => runtime.invoke("dictKeys.list", args, options) as CallPromise<DictKeysListResult>,
       /**
        * Check whether keys exist
        *
@@ -923,7 +1051,7 @@ export function createMessagesFacade(runtime: FacadeRuntime) {
        *
        * **Provisional**: Section 4.9 names this directory operation but shows neither its method nor its path; POST /dict/keys/check was chosen.
        */
-      checkExistence: (args: OperationArgs<operations["dictKeys.checkExistence"]>, options?: CallOptions): CallPromise<OperationResult<operations["dictKeys.checkExistence"]>> => runtime.invoke("dictKeys.checkExistence", args, options) as CallPromise<OperationResult<operations["dictKeys.checkExistence"]>>,
+      checkExistence: (args: DictKeysCheckExistenceParams, options?: CallOptions): CallPromise<DictKeysCheckExistenceResult> => runtime.invoke("dictKeys.checkExistence", args, options) as CallPromise<DictKeysCheckExistenceResult>,
     },
     dictQrCode: {
       /**
@@ -933,7 +1061,7 @@ export function createMessagesFacade(runtime: FacadeRuntime) {
        *
        * **Provisional**: Section 4.9 names this directory operation but shows neither its method nor its path; POST /dict/qrcode/lookup was chosen.
        */
-      lookup: (args: OperationArgs<operations["dictQrCode.lookup"]>, options?: CallOptions): CallPromise<OperationResult<operations["dictQrCode.lookup"]>> => runtime.invoke("dictQrCode.lookup", args, options) as CallPromise<OperationResult<operations["dictQrCode.lookup"]>>,
+      lookup: (args: DictQrCodeLookupParams, options?: CallOptions): CallPromise<DictQrCodeLookupResult> => runtime.invoke("dictQrCode.lookup", args, options) as CallPromise<DictQrCodeLookupResult>,
     },
     dictFraudMarkers: {
       /**
@@ -943,7 +1071,7 @@ export function createMessagesFacade(runtime: FacadeRuntime) {
        *
        * **Provisional**: Section 4.9 names this directory operation but shows neither its method nor its path; POST /dict/fraud-markers was chosen.
        */
-      create: (args: OperationArgs<operations["dictFraudMarkers.create"]>, options?: CallOptions): CallPromise<OperationResult<operations["dictFraudMarkers.create"]>> => runtime.invoke("dictFraudMarkers.create", args, options) as CallPromise<OperationResult<operations["dictFraudMarkers.create"]>>,
+      create: (args: DictFraudMarkersCreateParams, options?: CallOptions): CallPromise<DictFraudMarkersCreateResult> => runtime.invoke("dictFraudMarkers.create", args, options) as CallPromise<DictFraudMarkersCreateResult>,
     },
   }
     ;

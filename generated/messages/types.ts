@@ -453,7 +453,7 @@ export interface components {
          * ReceivedMessages
          * @description The messages of one long poll, oldest first. Their format is not shown (section 6.5): each is an open JSON object (x-assumed), to be read with the message schemas when its kind is known.
          */
-        ReceivedMessages: Record<string, never>[];
+        ReceivedMessages: Record<string, unknown>[];
         /**
          * MessageEndToEndId
          * Format: e2eid
@@ -484,7 +484,7 @@ export interface components {
          * SendReceipt
          * @description Answer to a message sent. Its body is not shown (x-assumed open object).
          */
-        SendReceipt: Record<string, never>;
+        SendReceipt: Record<string, unknown>;
         /**
          * MessageAmount
          * @description An amount in BRL, above 0.
@@ -1095,7 +1095,7 @@ export interface components {
          * DictAnswer
          * @description Answer of a directory operation. Its body is not shown (x-assumed open object).
          */
-        DictAnswer: Record<string, never>;
+        DictAnswer: Record<string, unknown>;
         /**
          * dict.update-key
          * @description Key directory (DICT) payload that updates the account data of a Pix key (section 2.12, "Directory (DICT) payloads", update key; operation of section 4.9). The key itself is the path parameter `key`, not a member of the body. Only Reason is required; the members sent replace the data of the key. Strict: unknown members are rejected. Section 2.12 states the lengths, patterns and code lists of these members for create key only; they are applied here too (x-assumed).

@@ -163,6 +163,26 @@ export const operationTable = {
 } as const satisfies Record<string, OperationInfo>;
 
 export type PixLocationOperationId = keyof typeof operationTable;
+/** Params of `client.cobPayload.get()` (`GET /{pixUrlAccessToken}`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type CobPayloadGetParams = OperationArgs<operations["cobPayload.get"]>;
+/** Path of `client.cobPayload.get()` (`GET /{pixUrlAccessToken}`): its path parameters (when it has any). */
+export type CobPayloadGetPath = NonNullable<operations["cobPayload.get"]["parameters"]["path"]>;
+/** Result of `client.cobPayload.get()` (`GET /{pixUrlAccessToken}`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type CobPayloadGetResult = OperationResult<operations["cobPayload.get"]>;
+/** Params of `client.cobvPayload.get()` (`GET /cobv/{pixUrlAccessToken}`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type CobvPayloadGetParams = OperationArgs<operations["cobvPayload.get"]>;
+/** Path of `client.cobvPayload.get()` (`GET /cobv/{pixUrlAccessToken}`): its path parameters (when it has any). */
+export type CobvPayloadGetPath = NonNullable<operations["cobvPayload.get"]["parameters"]["path"]>;
+/** Query of `client.cobvPayload.get()` (`GET /cobv/{pixUrlAccessToken}`): its query parameters (when it has any). */
+export type CobvPayloadGetQuery = NonNullable<operations["cobvPayload.get"]["parameters"]["query"]>;
+/** Result of `client.cobvPayload.get()` (`GET /cobv/{pixUrlAccessToken}`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type CobvPayloadGetResult = OperationResult<operations["cobvPayload.get"]>;
+/** Params of `client.rec.getPayload()` (`GET /rec/{recUrlAccessToken}`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type RecGetPayloadParams = OperationArgs<operations["rec.getPayload"]>;
+/** Path of `client.rec.getPayload()` (`GET /rec/{recUrlAccessToken}`): its path parameters (when it has any). */
+export type RecGetPayloadPath = NonNullable<operations["rec.getPayload"]["parameters"]["path"]>;
+/** Result of `client.rec.getPayload()` (`GET /rec/{recUrlAccessToken}`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type RecGetPayloadResult = OperationResult<operations["rec.getPayload"]>;
 
 /** The typed methods of the interface, one per operationId, over a runtime that sends the requests. */
 export function createPixLocationFacade(runtime: FacadeRuntime) {
@@ -173,7 +193,7 @@ export function createPixLocationFacade(runtime: FacadeRuntime) {
        *
        * `GET /{pixUrlAccessToken}`
        */
-      get: (args: OperationArgs<operations["cobPayload.get"]>, options?: CallOptions): CallPromise<OperationResult<operations["cobPayload.get"]>> => runtime.invoke("cobPayload.get", args, options) as CallPromise<OperationResult<operations["cobPayload.get"]>>,
+      get: (args: CobPayloadGetParams, options?: CallOptions): CallPromise<CobPayloadGetResult> => runtime.invoke("cobPayload.get", args, options) as CallPromise<CobPayloadGetResult>,
     },
     cobvPayload: {
       /**
@@ -181,7 +201,7 @@ export function createPixLocationFacade(runtime: FacadeRuntime) {
        *
        * `GET /cobv/{pixUrlAccessToken}`
        */
-      get: (args: OperationArgs<operations["cobvPayload.get"]>, options?: CallOptions): CallPromise<OperationResult<operations["cobvPayload.get"]>> => runtime.invoke("cobvPayload.get", args, options) as CallPromise<OperationResult<operations["cobvPayload.get"]>>,
+      get: (args: CobvPayloadGetParams, options?: CallOptions): CallPromise<CobvPayloadGetResult> => runtime.invoke("cobvPayload.get", args, options) as CallPromise<CobvPayloadGetResult>,
     },
     rec: {
       /**
@@ -189,7 +209,7 @@ export function createPixLocationFacade(runtime: FacadeRuntime) {
        *
        * `GET /rec/{recUrlAccessToken}`
        */
-      getPayload: (args: OperationArgs<operations["rec.getPayload"]>, options?: CallOptions): CallPromise<OperationResult<operations["rec.getPayload"]>> => runtime.invoke("rec.getPayload", args, options) as CallPromise<OperationResult<operations["rec.getPayload"]>>,
+      getPayload: (args: RecGetPayloadParams, options?: CallOptions): CallPromise<RecGetPayloadResult> => runtime.invoke("rec.getPayload", args, options) as CallPromise<RecGetPayloadResult>,
     },
   }
     ;

@@ -3112,6 +3112,362 @@ export const operationTable = {
 } as const satisfies Record<string, OperationInfo>;
 
 export type PixOperationId = keyof typeof operationTable;
+/** Params of `client.auth.token()` (`POST /oauth/token`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type AuthTokenParams = OperationArgs<operations["auth.token"]>;
+/** Body of `client.auth.token()` (`POST /oauth/token`): its request body (when it has one). */
+export type AuthTokenBody = NonNullable<operations["auth.token"]["requestBody"]>["content"]["application/x-www-form-urlencoded"];
+/** Result of `client.auth.token()` (`POST /oauth/token`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type AuthTokenResult = OperationResult<operations["auth.token"]>;
+/** Params of `client.cob.list()` (`GET /cob`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type CobListParams = OperationArgs<operations["cob.list"]>;
+/** Query of `client.cob.list()` (`GET /cob`): its query parameters (when it has any). */
+export type CobListQuery = NonNullable<operations["cob.list"]["parameters"]["query"]>;
+/** Result of `client.cob.list()` (`GET /cob`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type CobListResult = OperationResult<operations["cob.list"]>;
+/** Item of `client.cob.list()` (`GET /cob`): one item of a page (paginated lists: what `…Items()` yields). */
+export type CobListItem = PageItem<CobListResult, "cobs">;
+/** Params of `client.cob.createWithoutTxid()` (`POST /cob`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type CobCreateWithoutTxidParams = OperationArgs<operations["cob.createWithoutTxid"]>;
+/** Body of `client.cob.createWithoutTxid()` (`POST /cob`): its request body (when it has one). */
+export type CobCreateWithoutTxidBody = NonNullable<operations["cob.createWithoutTxid"]["requestBody"]>["content"]["application/json"];
+/** Result of `client.cob.createWithoutTxid()` (`POST /cob`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type CobCreateWithoutTxidResult = OperationResult<operations["cob.createWithoutTxid"]>;
+/** Params of `client.cob.get()` (`GET /cob/{txid}`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type CobGetParams = OperationArgs<operations["cob.get"]>;
+/** Path of `client.cob.get()` (`GET /cob/{txid}`): its path parameters (when it has any). */
+export type CobGetPath = NonNullable<operations["cob.get"]["parameters"]["path"]>;
+/** Query of `client.cob.get()` (`GET /cob/{txid}`): its query parameters (when it has any). */
+export type CobGetQuery = NonNullable<operations["cob.get"]["parameters"]["query"]>;
+/** Result of `client.cob.get()` (`GET /cob/{txid}`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type CobGetResult = OperationResult<operations["cob.get"]>;
+/** Params of `client.cob.replace()` (`PUT /cob/{txid}`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type CobReplaceParams = OperationArgs<operations["cob.replace"]>;
+/** Path of `client.cob.replace()` (`PUT /cob/{txid}`): its path parameters (when it has any). */
+export type CobReplacePath = NonNullable<operations["cob.replace"]["parameters"]["path"]>;
+/** Body of `client.cob.replace()` (`PUT /cob/{txid}`): its request body (when it has one). */
+export type CobReplaceBody = NonNullable<operations["cob.replace"]["requestBody"]>["content"]["application/json"];
+/** Result of `client.cob.replace()` (`PUT /cob/{txid}`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type CobReplaceResult = OperationResult<operations["cob.replace"]>;
+/** Params of `client.cob.create()` (`POST /cob/{txid}`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type CobCreateParams = OperationArgs<operations["cob.create"]>;
+/** Path of `client.cob.create()` (`POST /cob/{txid}`): its path parameters (when it has any). */
+export type CobCreatePath = NonNullable<operations["cob.create"]["parameters"]["path"]>;
+/** Body of `client.cob.create()` (`POST /cob/{txid}`): its request body (when it has one). */
+export type CobCreateBody = NonNullable<operations["cob.create"]["requestBody"]>["content"]["application/json"];
+/** Result of `client.cob.create()` (`POST /cob/{txid}`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type CobCreateResult = OperationResult<operations["cob.create"]>;
+/** Params of `client.cob.revise()` (`PATCH /cob/{txid}`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type CobReviseParams = OperationArgs<operations["cob.revise"]>;
+/** Path of `client.cob.revise()` (`PATCH /cob/{txid}`): its path parameters (when it has any). */
+export type CobRevisePath = NonNullable<operations["cob.revise"]["parameters"]["path"]>;
+/** Body of `client.cob.revise()` (`PATCH /cob/{txid}`): its request body (when it has one). */
+export type CobReviseBody = NonNullable<operations["cob.revise"]["requestBody"]>["content"]["application/json"];
+/** Result of `client.cob.revise()` (`PATCH /cob/{txid}`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type CobReviseResult = OperationResult<operations["cob.revise"]>;
+/** Params of `client.cobv.list()` (`GET /cobv`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type CobvListParams = OperationArgs<operations["cobv.list"]>;
+/** Query of `client.cobv.list()` (`GET /cobv`): its query parameters (when it has any). */
+export type CobvListQuery = NonNullable<operations["cobv.list"]["parameters"]["query"]>;
+/** Result of `client.cobv.list()` (`GET /cobv`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type CobvListResult = OperationResult<operations["cobv.list"]>;
+/** Item of `client.cobv.list()` (`GET /cobv`): one item of a page (paginated lists: what `…Items()` yields). */
+export type CobvListItem = PageItem<CobvListResult, "cobs">;
+/** Params of `client.cobv.get()` (`GET /cobv/{txid}`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type CobvGetParams = OperationArgs<operations["cobv.get"]>;
+/** Path of `client.cobv.get()` (`GET /cobv/{txid}`): its path parameters (when it has any). */
+export type CobvGetPath = NonNullable<operations["cobv.get"]["parameters"]["path"]>;
+/** Query of `client.cobv.get()` (`GET /cobv/{txid}`): its query parameters (when it has any). */
+export type CobvGetQuery = NonNullable<operations["cobv.get"]["parameters"]["query"]>;
+/** Result of `client.cobv.get()` (`GET /cobv/{txid}`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type CobvGetResult = OperationResult<operations["cobv.get"]>;
+/** Params of `client.cobv.replace()` (`PUT /cobv/{txid}`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type CobvReplaceParams = OperationArgs<operations["cobv.replace"]>;
+/** Path of `client.cobv.replace()` (`PUT /cobv/{txid}`): its path parameters (when it has any). */
+export type CobvReplacePath = NonNullable<operations["cobv.replace"]["parameters"]["path"]>;
+/** Body of `client.cobv.replace()` (`PUT /cobv/{txid}`): its request body (when it has one). */
+export type CobvReplaceBody = NonNullable<operations["cobv.replace"]["requestBody"]>["content"]["application/json"];
+/** Result of `client.cobv.replace()` (`PUT /cobv/{txid}`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type CobvReplaceResult = OperationResult<operations["cobv.replace"]>;
+/** Params of `client.cobv.create()` (`POST /cobv/{txid}`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type CobvCreateParams = OperationArgs<operations["cobv.create"]>;
+/** Path of `client.cobv.create()` (`POST /cobv/{txid}`): its path parameters (when it has any). */
+export type CobvCreatePath = NonNullable<operations["cobv.create"]["parameters"]["path"]>;
+/** Body of `client.cobv.create()` (`POST /cobv/{txid}`): its request body (when it has one). */
+export type CobvCreateBody = NonNullable<operations["cobv.create"]["requestBody"]>["content"]["application/json"];
+/** Result of `client.cobv.create()` (`POST /cobv/{txid}`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type CobvCreateResult = OperationResult<operations["cobv.create"]>;
+/** Params of `client.cobv.revise()` (`PATCH /cobv/{txid}`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type CobvReviseParams = OperationArgs<operations["cobv.revise"]>;
+/** Path of `client.cobv.revise()` (`PATCH /cobv/{txid}`): its path parameters (when it has any). */
+export type CobvRevisePath = NonNullable<operations["cobv.revise"]["parameters"]["path"]>;
+/** Body of `client.cobv.revise()` (`PATCH /cobv/{txid}`): its request body (when it has one). */
+export type CobvReviseBody = NonNullable<operations["cobv.revise"]["requestBody"]>["content"]["application/json"];
+/** Result of `client.cobv.revise()` (`PATCH /cobv/{txid}`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type CobvReviseResult = OperationResult<operations["cobv.revise"]>;
+/** Params of `client.lotecobv.list()` (`GET /lotecobv`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type LotecobvListParams = OperationArgs<operations["lotecobv.list"]>;
+/** Query of `client.lotecobv.list()` (`GET /lotecobv`): its query parameters (when it has any). */
+export type LotecobvListQuery = NonNullable<operations["lotecobv.list"]["parameters"]["query"]>;
+/** Result of `client.lotecobv.list()` (`GET /lotecobv`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type LotecobvListResult = OperationResult<operations["lotecobv.list"]>;
+/** Item of `client.lotecobv.list()` (`GET /lotecobv`): one item of a page (paginated lists: what `…Items()` yields). */
+export type LotecobvListItem = PageItem<LotecobvListResult, "lotes">;
+/** Params of `client.lotecobv.get()` (`GET /lotecobv/{id}`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type LotecobvGetParams = OperationArgs<operations["lotecobv.get"]>;
+/** Path of `client.lotecobv.get()` (`GET /lotecobv/{id}`): its path parameters (when it has any). */
+export type LotecobvGetPath = NonNullable<operations["lotecobv.get"]["parameters"]["path"]>;
+/** Result of `client.lotecobv.get()` (`GET /lotecobv/{id}`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type LotecobvGetResult = OperationResult<operations["lotecobv.get"]>;
+/** Params of `client.lotecobv.create()` (`PUT /lotecobv/{id}`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type LotecobvCreateParams = OperationArgs<operations["lotecobv.create"]>;
+/** Path of `client.lotecobv.create()` (`PUT /lotecobv/{id}`): its path parameters (when it has any). */
+export type LotecobvCreatePath = NonNullable<operations["lotecobv.create"]["parameters"]["path"]>;
+/** Body of `client.lotecobv.create()` (`PUT /lotecobv/{id}`): its request body (when it has one). */
+export type LotecobvCreateBody = NonNullable<operations["lotecobv.create"]["requestBody"]>["content"]["application/json"];
+/** Result of `client.lotecobv.create()` (`PUT /lotecobv/{id}`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type LotecobvCreateResult = OperationResult<operations["lotecobv.create"]>;
+/** Params of `client.lotecobv.revise()` (`PATCH /lotecobv/{id}`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type LotecobvReviseParams = OperationArgs<operations["lotecobv.revise"]>;
+/** Path of `client.lotecobv.revise()` (`PATCH /lotecobv/{id}`): its path parameters (when it has any). */
+export type LotecobvRevisePath = NonNullable<operations["lotecobv.revise"]["parameters"]["path"]>;
+/** Body of `client.lotecobv.revise()` (`PATCH /lotecobv/{id}`): its request body (when it has one). */
+export type LotecobvReviseBody = NonNullable<operations["lotecobv.revise"]["requestBody"]>["content"]["application/json"];
+/** Result of `client.lotecobv.revise()` (`PATCH /lotecobv/{id}`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type LotecobvReviseResult = OperationResult<operations["lotecobv.revise"]>;
+/** Params of `client.cobr.list()` (`GET /cobr`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type CobrListParams = OperationArgs<operations["cobr.list"]>;
+/** Query of `client.cobr.list()` (`GET /cobr`): its query parameters (when it has any). */
+export type CobrListQuery = NonNullable<operations["cobr.list"]["parameters"]["query"]>;
+/** Result of `client.cobr.list()` (`GET /cobr`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type CobrListResult = OperationResult<operations["cobr.list"]>;
+/** Item of `client.cobr.list()` (`GET /cobr`): one item of a page (paginated lists: what `…Items()` yields). */
+export type CobrListItem = PageItem<CobrListResult, "cobsr">;
+/** Params of `client.cobr.create()` (`POST /cobr`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type CobrCreateParams = OperationArgs<operations["cobr.create"]>;
+/** Body of `client.cobr.create()` (`POST /cobr`): its request body (when it has one). */
+export type CobrCreateBody = NonNullable<operations["cobr.create"]["requestBody"]>["content"]["application/json"];
+/** Result of `client.cobr.create()` (`POST /cobr`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type CobrCreateResult = OperationResult<operations["cobr.create"]>;
+/** Params of `client.cobr.get()` (`GET /cobr/{txid}`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type CobrGetParams = OperationArgs<operations["cobr.get"]>;
+/** Path of `client.cobr.get()` (`GET /cobr/{txid}`): its path parameters (when it has any). */
+export type CobrGetPath = NonNullable<operations["cobr.get"]["parameters"]["path"]>;
+/** Result of `client.cobr.get()` (`GET /cobr/{txid}`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type CobrGetResult = OperationResult<operations["cobr.get"]>;
+/** Params of `client.cobr.replace()` (`PUT /cobr/{txid}`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type CobrReplaceParams = OperationArgs<operations["cobr.replace"]>;
+/** Path of `client.cobr.replace()` (`PUT /cobr/{txid}`): its path parameters (when it has any). */
+export type CobrReplacePath = NonNullable<operations["cobr.replace"]["parameters"]["path"]>;
+/** Body of `client.cobr.replace()` (`PUT /cobr/{txid}`): its request body (when it has one). */
+export type CobrReplaceBody = NonNullable<operations["cobr.replace"]["requestBody"]>["content"]["application/json"];
+/** Result of `client.cobr.replace()` (`PUT /cobr/{txid}`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type CobrReplaceResult = OperationResult<operations["cobr.replace"]>;
+/** Params of `client.cobr.revise()` (`PATCH /cobr/{txid}`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type CobrReviseParams = OperationArgs<operations["cobr.revise"]>;
+/** Path of `client.cobr.revise()` (`PATCH /cobr/{txid}`): its path parameters (when it has any). */
+export type CobrRevisePath = NonNullable<operations["cobr.revise"]["parameters"]["path"]>;
+/** Body of `client.cobr.revise()` (`PATCH /cobr/{txid}`): its request body (when it has one). */
+export type CobrReviseBody = NonNullable<operations["cobr.revise"]["requestBody"]>["content"]["application/json"];
+/** Result of `client.cobr.revise()` (`PATCH /cobr/{txid}`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type CobrReviseResult = OperationResult<operations["cobr.revise"]>;
+/** Params of `client.cobr.retry()` (`POST /cobr/{txid}/retentativa/{data}`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type CobrRetryParams = OperationArgs<operations["cobr.retry"]>;
+/** Path of `client.cobr.retry()` (`POST /cobr/{txid}/retentativa/{data}`): its path parameters (when it has any). */
+export type CobrRetryPath = NonNullable<operations["cobr.retry"]["parameters"]["path"]>;
+/** Result of `client.cobr.retry()` (`POST /cobr/{txid}/retentativa/{data}`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type CobrRetryResult = OperationResult<operations["cobr.retry"]>;
+/** Params of `client.rec.list()` (`GET /rec`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type RecListParams = OperationArgs<operations["rec.list"]>;
+/** Query of `client.rec.list()` (`GET /rec`): its query parameters (when it has any). */
+export type RecListQuery = NonNullable<operations["rec.list"]["parameters"]["query"]>;
+/** Result of `client.rec.list()` (`GET /rec`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type RecListResult = OperationResult<operations["rec.list"]>;
+/** Item of `client.rec.list()` (`GET /rec`): one item of a page (paginated lists: what `…Items()` yields). */
+export type RecListItem = PageItem<RecListResult, "recs">;
+/** Params of `client.rec.create()` (`POST /rec`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type RecCreateParams = OperationArgs<operations["rec.create"]>;
+/** Body of `client.rec.create()` (`POST /rec`): its request body (when it has one). */
+export type RecCreateBody = NonNullable<operations["rec.create"]["requestBody"]>["content"]["application/json"];
+/** Result of `client.rec.create()` (`POST /rec`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type RecCreateResult = OperationResult<operations["rec.create"]>;
+/** Params of `client.rec.get()` (`GET /rec/{idRec}`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type RecGetParams = OperationArgs<operations["rec.get"]>;
+/** Path of `client.rec.get()` (`GET /rec/{idRec}`): its path parameters (when it has any). */
+export type RecGetPath = NonNullable<operations["rec.get"]["parameters"]["path"]>;
+/** Query of `client.rec.get()` (`GET /rec/{idRec}`): its query parameters (when it has any). */
+export type RecGetQuery = NonNullable<operations["rec.get"]["parameters"]["query"]>;
+/** Result of `client.rec.get()` (`GET /rec/{idRec}`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type RecGetResult = OperationResult<operations["rec.get"]>;
+/** Params of `client.rec.revise()` (`PATCH /rec/{idRec}`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type RecReviseParams = OperationArgs<operations["rec.revise"]>;
+/** Path of `client.rec.revise()` (`PATCH /rec/{idRec}`): its path parameters (when it has any). */
+export type RecRevisePath = NonNullable<operations["rec.revise"]["parameters"]["path"]>;
+/** Body of `client.rec.revise()` (`PATCH /rec/{idRec}`): its request body (when it has one). */
+export type RecReviseBody = NonNullable<operations["rec.revise"]["requestBody"]>["content"]["application/json"];
+/** Result of `client.rec.revise()` (`PATCH /rec/{idRec}`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type RecReviseResult = OperationResult<operations["rec.revise"]>;
+/** Params of `client.solicrec.create()` (`POST /solicrec`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type SolicrecCreateParams = OperationArgs<operations["solicrec.create"]>;
+/** Body of `client.solicrec.create()` (`POST /solicrec`): its request body (when it has one). */
+export type SolicrecCreateBody = NonNullable<operations["solicrec.create"]["requestBody"]>["content"]["application/json"];
+/** Result of `client.solicrec.create()` (`POST /solicrec`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type SolicrecCreateResult = OperationResult<operations["solicrec.create"]>;
+/** Params of `client.solicrec.get()` (`GET /solicrec/{idSolicRec}`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type SolicrecGetParams = OperationArgs<operations["solicrec.get"]>;
+/** Path of `client.solicrec.get()` (`GET /solicrec/{idSolicRec}`): its path parameters (when it has any). */
+export type SolicrecGetPath = NonNullable<operations["solicrec.get"]["parameters"]["path"]>;
+/** Result of `client.solicrec.get()` (`GET /solicrec/{idSolicRec}`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type SolicrecGetResult = OperationResult<operations["solicrec.get"]>;
+/** Params of `client.solicrec.revise()` (`PATCH /solicrec/{idSolicRec}`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type SolicrecReviseParams = OperationArgs<operations["solicrec.revise"]>;
+/** Path of `client.solicrec.revise()` (`PATCH /solicrec/{idSolicRec}`): its path parameters (when it has any). */
+export type SolicrecRevisePath = NonNullable<operations["solicrec.revise"]["parameters"]["path"]>;
+/** Body of `client.solicrec.revise()` (`PATCH /solicrec/{idSolicRec}`): its request body (when it has one). */
+export type SolicrecReviseBody = NonNullable<operations["solicrec.revise"]["requestBody"]>["content"]["application/json"];
+/** Result of `client.solicrec.revise()` (`PATCH /solicrec/{idSolicRec}`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type SolicrecReviseResult = OperationResult<operations["solicrec.revise"]>;
+/** Params of `client.loc.list()` (`GET /loc`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type LocListParams = OperationArgs<operations["loc.list"]>;
+/** Query of `client.loc.list()` (`GET /loc`): its query parameters (when it has any). */
+export type LocListQuery = NonNullable<operations["loc.list"]["parameters"]["query"]>;
+/** Result of `client.loc.list()` (`GET /loc`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type LocListResult = OperationResult<operations["loc.list"]>;
+/** Item of `client.loc.list()` (`GET /loc`): one item of a page (paginated lists: what `…Items()` yields). */
+export type LocListItem = PageItem<LocListResult, "loc">;
+/** Params of `client.loc.create()` (`POST /loc`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type LocCreateParams = OperationArgs<operations["loc.create"]>;
+/** Body of `client.loc.create()` (`POST /loc`): its request body (when it has one). */
+export type LocCreateBody = NonNullable<operations["loc.create"]["requestBody"]>["content"]["application/json"];
+/** Result of `client.loc.create()` (`POST /loc`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type LocCreateResult = OperationResult<operations["loc.create"]>;
+/** Params of `client.loc.get()` (`GET /loc/{id}`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type LocGetParams = OperationArgs<operations["loc.get"]>;
+/** Path of `client.loc.get()` (`GET /loc/{id}`): its path parameters (when it has any). */
+export type LocGetPath = NonNullable<operations["loc.get"]["parameters"]["path"]>;
+/** Result of `client.loc.get()` (`GET /loc/{id}`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type LocGetResult = OperationResult<operations["loc.get"]>;
+/** Params of `client.loc.revise()` (`PATCH /loc/{id}`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type LocReviseParams = OperationArgs<operations["loc.revise"]>;
+/** Path of `client.loc.revise()` (`PATCH /loc/{id}`): its path parameters (when it has any). */
+export type LocRevisePath = NonNullable<operations["loc.revise"]["parameters"]["path"]>;
+/** Result of `client.loc.revise()` (`PATCH /loc/{id}`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type LocReviseResult = OperationResult<operations["loc.revise"]>;
+/** Params of `client.loc.unlinkTxid()` (`DELETE /loc/{id}/txid`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type LocUnlinkTxidParams = OperationArgs<operations["loc.unlinkTxid"]>;
+/** Path of `client.loc.unlinkTxid()` (`DELETE /loc/{id}/txid`): its path parameters (when it has any). */
+export type LocUnlinkTxidPath = NonNullable<operations["loc.unlinkTxid"]["parameters"]["path"]>;
+/** Result of `client.loc.unlinkTxid()` (`DELETE /loc/{id}/txid`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type LocUnlinkTxidResult = OperationResult<operations["loc.unlinkTxid"]>;
+/** Params of `client.locrec.list()` (`GET /locrec`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type LocrecListParams = OperationArgs<operations["locrec.list"]>;
+/** Query of `client.locrec.list()` (`GET /locrec`): its query parameters (when it has any). */
+export type LocrecListQuery = NonNullable<operations["locrec.list"]["parameters"]["query"]>;
+/** Result of `client.locrec.list()` (`GET /locrec`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type LocrecListResult = OperationResult<operations["locrec.list"]>;
+/** Item of `client.locrec.list()` (`GET /locrec`): one item of a page (paginated lists: what `…Items()` yields). */
+export type LocrecListItem = PageItem<LocrecListResult, "loc">;
+/** Params of `client.locrec.create()` (`POST /locrec`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type LocrecCreateParams = OperationArgs<operations["locrec.create"]>;
+/** Body of `client.locrec.create()` (`POST /locrec`): its request body (when it has one). */
+export type LocrecCreateBody = NonNullable<operations["locrec.create"]["requestBody"]>["content"]["application/json"];
+/** Result of `client.locrec.create()` (`POST /locrec`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type LocrecCreateResult = OperationResult<operations["locrec.create"]>;
+/** Params of `client.locrec.get()` (`GET /locrec/{id}`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type LocrecGetParams = OperationArgs<operations["locrec.get"]>;
+/** Path of `client.locrec.get()` (`GET /locrec/{id}`): its path parameters (when it has any). */
+export type LocrecGetPath = NonNullable<operations["locrec.get"]["parameters"]["path"]>;
+/** Result of `client.locrec.get()` (`GET /locrec/{id}`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type LocrecGetResult = OperationResult<operations["locrec.get"]>;
+/** Params of `client.locrec.unlinkIdRec()` (`DELETE /locrec/{id}/idRec`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type LocrecUnlinkIdRecParams = OperationArgs<operations["locrec.unlinkIdRec"]>;
+/** Path of `client.locrec.unlinkIdRec()` (`DELETE /locrec/{id}/idRec`): its path parameters (when it has any). */
+export type LocrecUnlinkIdRecPath = NonNullable<operations["locrec.unlinkIdRec"]["parameters"]["path"]>;
+/** Result of `client.locrec.unlinkIdRec()` (`DELETE /locrec/{id}/idRec`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type LocrecUnlinkIdRecResult = OperationResult<operations["locrec.unlinkIdRec"]>;
+/** Params of `client.pix.list()` (`GET /pix`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type PixListParams = OperationArgs<operations["pix.list"]>;
+/** Query of `client.pix.list()` (`GET /pix`): its query parameters (when it has any). */
+export type PixListQuery = NonNullable<operations["pix.list"]["parameters"]["query"]>;
+/** Result of `client.pix.list()` (`GET /pix`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type PixListResult = OperationResult<operations["pix.list"]>;
+/** Item of `client.pix.list()` (`GET /pix`): one item of a page (paginated lists: what `…Items()` yields). */
+export type PixListItem = PageItem<PixListResult, "pix">;
+/** Params of `client.pix.get()` (`GET /pix/{e2eid}`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type PixGetParams = OperationArgs<operations["pix.get"]>;
+/** Path of `client.pix.get()` (`GET /pix/{e2eid}`): its path parameters (when it has any). */
+export type PixGetPath = NonNullable<operations["pix.get"]["parameters"]["path"]>;
+/** Result of `client.pix.get()` (`GET /pix/{e2eid}`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type PixGetResult = OperationResult<operations["pix.get"]>;
+/** Params of `client.pixRefund.get()` (`GET /pix/{e2eid}/devolucao/{id}`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type PixRefundGetParams = OperationArgs<operations["pixRefund.get"]>;
+/** Path of `client.pixRefund.get()` (`GET /pix/{e2eid}/devolucao/{id}`): its path parameters (when it has any). */
+export type PixRefundGetPath = NonNullable<operations["pixRefund.get"]["parameters"]["path"]>;
+/** Result of `client.pixRefund.get()` (`GET /pix/{e2eid}/devolucao/{id}`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type PixRefundGetResult = OperationResult<operations["pixRefund.get"]>;
+/** Params of `client.pixRefund.request()` (`PUT /pix/{e2eid}/devolucao/{id}`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type PixRefundRequestParams = OperationArgs<operations["pixRefund.request"]>;
+/** Path of `client.pixRefund.request()` (`PUT /pix/{e2eid}/devolucao/{id}`): its path parameters (when it has any). */
+export type PixRefundRequestPath = NonNullable<operations["pixRefund.request"]["parameters"]["path"]>;
+/** Body of `client.pixRefund.request()` (`PUT /pix/{e2eid}/devolucao/{id}`): its request body (when it has one). */
+export type PixRefundRequestBody = NonNullable<operations["pixRefund.request"]["requestBody"]>["content"]["application/json"];
+/** Result of `client.pixRefund.request()` (`PUT /pix/{e2eid}/devolucao/{id}`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type PixRefundRequestResult = OperationResult<operations["pixRefund.request"]>;
+/** Params of `client.webhook.list()` (`GET /webhook`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type WebhookListParams = OperationArgs<operations["webhook.list"]>;
+/** Query of `client.webhook.list()` (`GET /webhook`): its query parameters (when it has any). */
+export type WebhookListQuery = NonNullable<operations["webhook.list"]["parameters"]["query"]>;
+/** Result of `client.webhook.list()` (`GET /webhook`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type WebhookListResult = OperationResult<operations["webhook.list"]>;
+/** Item of `client.webhook.list()` (`GET /webhook`): one item of a page (paginated lists: what `…Items()` yields). */
+export type WebhookListItem = PageItem<WebhookListResult, "webhooks">;
+/** Params of `client.webhook.get()` (`GET /webhook/{chave}`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type WebhookGetParams = OperationArgs<operations["webhook.get"]>;
+/** Path of `client.webhook.get()` (`GET /webhook/{chave}`): its path parameters (when it has any). */
+export type WebhookGetPath = NonNullable<operations["webhook.get"]["parameters"]["path"]>;
+/** Result of `client.webhook.get()` (`GET /webhook/{chave}`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type WebhookGetResult = OperationResult<operations["webhook.get"]>;
+/** Params of `client.webhook.configure()` (`PUT /webhook/{chave}`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type WebhookConfigureParams = OperationArgs<operations["webhook.configure"]>;
+/** Path of `client.webhook.configure()` (`PUT /webhook/{chave}`): its path parameters (when it has any). */
+export type WebhookConfigurePath = NonNullable<operations["webhook.configure"]["parameters"]["path"]>;
+/** Body of `client.webhook.configure()` (`PUT /webhook/{chave}`): its request body (when it has one). */
+export type WebhookConfigureBody = NonNullable<operations["webhook.configure"]["requestBody"]>["content"]["application/json"];
+/** Result of `client.webhook.configure()` (`PUT /webhook/{chave}`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type WebhookConfigureResult = OperationResult<operations["webhook.configure"]>;
+/** Params of `client.webhook.delete()` (`DELETE /webhook/{chave}`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type WebhookDeleteParams = OperationArgs<operations["webhook.delete"]>;
+/** Path of `client.webhook.delete()` (`DELETE /webhook/{chave}`): its path parameters (when it has any). */
+export type WebhookDeletePath = NonNullable<operations["webhook.delete"]["parameters"]["path"]>;
+/** Result of `client.webhook.delete()` (`DELETE /webhook/{chave}`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type WebhookDeleteResult = OperationResult<operations["webhook.delete"]>;
+/** Params of `client.webhookRec.get()` (`GET /webhookrec`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type WebhookRecGetParams = OperationArgs<operations["webhookRec.get"]>;
+/** Result of `client.webhookRec.get()` (`GET /webhookrec`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type WebhookRecGetResult = OperationResult<operations["webhookRec.get"]>;
+/** Params of `client.webhookRec.configure()` (`PUT /webhookrec`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type WebhookRecConfigureParams = OperationArgs<operations["webhookRec.configure"]>;
+/** Body of `client.webhookRec.configure()` (`PUT /webhookrec`): its request body (when it has one). */
+export type WebhookRecConfigureBody = NonNullable<operations["webhookRec.configure"]["requestBody"]>["content"]["application/json"];
+/** Result of `client.webhookRec.configure()` (`PUT /webhookrec`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type WebhookRecConfigureResult = OperationResult<operations["webhookRec.configure"]>;
+/** Params of `client.webhookRec.delete()` (`DELETE /webhookrec`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type WebhookRecDeleteParams = OperationArgs<operations["webhookRec.delete"]>;
+/** Result of `client.webhookRec.delete()` (`DELETE /webhookrec`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type WebhookRecDeleteResult = OperationResult<operations["webhookRec.delete"]>;
+/** Params of `client.webhookCobR.get()` (`GET /webhookcobr`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type WebhookCobRGetParams = OperationArgs<operations["webhookCobR.get"]>;
+/** Result of `client.webhookCobR.get()` (`GET /webhookcobr`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type WebhookCobRGetResult = OperationResult<operations["webhookCobR.get"]>;
+/** Params of `client.webhookCobR.configure()` (`PUT /webhookcobr`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type WebhookCobRConfigureParams = OperationArgs<operations["webhookCobR.configure"]>;
+/** Body of `client.webhookCobR.configure()` (`PUT /webhookcobr`): its request body (when it has one). */
+export type WebhookCobRConfigureBody = NonNullable<operations["webhookCobR.configure"]["requestBody"]>["content"]["application/json"];
+/** Result of `client.webhookCobR.configure()` (`PUT /webhookcobr`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type WebhookCobRConfigureResult = OperationResult<operations["webhookCobR.configure"]>;
+/** Params of `client.webhookCobR.delete()` (`DELETE /webhookcobr`): the argument of the facade method: `{ path?, query?, header?, body? }`, each required when the spec requires it, the idempotency header optional. */
+export type WebhookCobRDeleteParams = OperationArgs<operations["webhookCobR.delete"]>;
+/** Result of `client.webhookCobR.delete()` (`DELETE /webhookcobr`): what the facade method resolves to: the body of a success answer (undefined when it has none). */
+export type WebhookCobRDeleteResult = OperationResult<operations["webhookCobR.delete"]>;
 
 /** The typed methods of the interface, one per operationId, over a runtime that sends the requests. */
 export function createPixFacade(runtime: FacadeRuntime) {
@@ -3122,7 +3478,7 @@ export function createPixFacade(runtime: FacadeRuntime) {
        *
        * `POST /oauth/token`
        */
-      token: (args: OperationArgs<operations["auth.token"]>, options?: CallOptions): CallPromise<OperationResult<operations["auth.token"]>> => runtime.invoke("auth.token", args, options) as CallPromise<OperationResult<operations["auth.token"]>>,
+      token: (args: AuthTokenParams, options?: CallOptions): CallPromise<AuthTokenResult> => runtime.invoke("auth.token", args, options) as CallPromise<AuthTokenResult>,
     },
     cob: {
       /**
@@ -3130,41 +3486,41 @@ export function createPixFacade(runtime: FacadeRuntime) {
        *
        * `GET /cob` — scopes: cob.read
        */
-      list: (args: OperationArgs<operations["cob.list"]>, options?: CallOptions): CallPromise<OperationResult<operations["cob.list"]>> => runtime.invoke("cob.list", args, options) as CallPromise<OperationResult<operations["cob.list"]>>,
+      list: (args: CobListParams, options?: CallOptions): CallPromise<CobListResult> => runtime.invoke("cob.list", args, options) as CallPromise<CobListResult>,
       /** Every page of `cob.list`, following `paginacao.paginaAtual` until the last page. */
-      listPages: (args: OperationArgs<operations["cob.list"]>, options?: CallOptions): AsyncIterable<OperationResult<operations["cob.list"]>> => runtime.pages("cob.list", args, options) as AsyncIterable<OperationResult<operations["cob.list"]>>,
+      listPages: (args: CobListParams, options?: CallOptions): AsyncIterable<CobListResult> => runtime.pages("cob.list", args, options) as AsyncIterable<CobListResult>,
       /** Every item of every page of `cob.list`. */
-      listItems: (args: OperationArgs<operations["cob.list"]>, options?: CallOptions): AsyncIterable<PageItem<OperationResult<operations["cob.list"]>, "cobs">> => itemsOf(runtime.pages("cob.list", args, options) as AsyncIterable<OperationResult<operations["cob.list"]>>, "cobs"),
+      listItems: (args: CobListParams, options?: CallOptions): AsyncIterable<CobListItem> => itemsOf(runtime.pages("cob.list", args, options) as AsyncIterable<CobListResult>, "cobs"),
       /**
        * Create an immediate charge, txid assigned by the PSP
        *
        * `POST /cob` — scopes: cob.write
        */
-      createWithoutTxid: (args: OperationArgs<operations["cob.createWithoutTxid"]>, options?: CallOptions): CallPromise<OperationResult<operations["cob.createWithoutTxid"]>> => runtime.invoke("cob.createWithoutTxid", args, options) as CallPromise<OperationResult<operations["cob.createWithoutTxid"]>>,
+      createWithoutTxid: (args: CobCreateWithoutTxidParams, options?: CallOptions): CallPromise<CobCreateWithoutTxidResult> => runtime.invoke("cob.createWithoutTxid", args, options) as CallPromise<CobCreateWithoutTxidResult>,
       /**
        * Get an immediate charge
        *
        * `GET /cob/{txid}` — scopes: cob.read
        */
-      get: (args: OperationArgs<operations["cob.get"]>, options?: CallOptions): CallPromise<OperationResult<operations["cob.get"]>> => runtime.invoke("cob.get", args, options) as CallPromise<OperationResult<operations["cob.get"]>>,
+      get: (args: CobGetParams, options?: CallOptions): CallPromise<CobGetResult> => runtime.invoke("cob.get", args, options) as CallPromise<CobGetResult>,
       /**
        * Create or replace an immediate charge
        *
        * `PUT /cob/{txid}` — scopes: cob.write
        */
-      replace: (args: OperationArgs<operations["cob.replace"]>, options?: CallOptions): CallPromise<OperationResult<operations["cob.replace"]>> => runtime.invoke("cob.replace", args, options) as CallPromise<OperationResult<operations["cob.replace"]>>,
+      replace: (args: CobReplaceParams, options?: CallOptions): CallPromise<CobReplaceResult> => runtime.invoke("cob.replace", args, options) as CallPromise<CobReplaceResult>,
       /**
        * Create an immediate charge with the given txid
        *
        * `POST /cob/{txid}` — scopes: cob.write
        */
-      create: (args: OperationArgs<operations["cob.create"]>, options?: CallOptions): CallPromise<OperationResult<operations["cob.create"]>> => runtime.invoke("cob.create", args, options) as CallPromise<OperationResult<operations["cob.create"]>>,
+      create: (args: CobCreateParams, options?: CallOptions): CallPromise<CobCreateResult> => runtime.invoke("cob.create", args, options) as CallPromise<CobCreateResult>,
       /**
        * Revise an immediate charge
        *
        * `PATCH /cob/{txid}` — scopes: cob.write
        */
-      revise: (args: OperationArgs<operations["cob.revise"]>, options?: CallOptions): CallPromise<OperationResult<operations["cob.revise"]>> => runtime.invoke("cob.revise", args, options) as CallPromise<OperationResult<operations["cob.revise"]>>,
+      revise: (args: CobReviseParams, options?: CallOptions): CallPromise<CobReviseResult> => runtime.invoke("cob.revise", args, options) as CallPromise<CobReviseResult>,
     },
     cobv: {
       /**
@@ -3172,35 +3528,35 @@ export function createPixFacade(runtime: FacadeRuntime) {
        *
        * `GET /cobv` — scopes: cobv.read
        */
-      list: (args: OperationArgs<operations["cobv.list"]>, options?: CallOptions): CallPromise<OperationResult<operations["cobv.list"]>> => runtime.invoke("cobv.list", args, options) as CallPromise<OperationResult<operations["cobv.list"]>>,
+      list: (args: CobvListParams, options?: CallOptions): CallPromise<CobvListResult> => runtime.invoke("cobv.list", args, options) as CallPromise<CobvListResult>,
       /** Every page of `cobv.list`, following `paginacao.paginaAtual` until the last page. */
-      listPages: (args: OperationArgs<operations["cobv.list"]>, options?: CallOptions): AsyncIterable<OperationResult<operations["cobv.list"]>> => runtime.pages("cobv.list", args, options) as AsyncIterable<OperationResult<operations["cobv.list"]>>,
+      listPages: (args: CobvListParams, options?: CallOptions): AsyncIterable<CobvListResult> => runtime.pages("cobv.list", args, options) as AsyncIterable<CobvListResult>,
       /** Every item of every page of `cobv.list`. */
-      listItems: (args: OperationArgs<operations["cobv.list"]>, options?: CallOptions): AsyncIterable<PageItem<OperationResult<operations["cobv.list"]>, "cobs">> => itemsOf(runtime.pages("cobv.list", args, options) as AsyncIterable<OperationResult<operations["cobv.list"]>>, "cobs"),
+      listItems: (args: CobvListParams, options?: CallOptions): AsyncIterable<CobvListItem> => itemsOf(runtime.pages("cobv.list", args, options) as AsyncIterable<CobvListResult>, "cobs"),
       /**
        * Get a charge with a due date
        *
        * `GET /cobv/{txid}` — scopes: cobv.read
        */
-      get: (args: OperationArgs<operations["cobv.get"]>, options?: CallOptions): CallPromise<OperationResult<operations["cobv.get"]>> => runtime.invoke("cobv.get", args, options) as CallPromise<OperationResult<operations["cobv.get"]>>,
+      get: (args: CobvGetParams, options?: CallOptions): CallPromise<CobvGetResult> => runtime.invoke("cobv.get", args, options) as CallPromise<CobvGetResult>,
       /**
        * Create or replace a charge with a due date
        *
        * `PUT /cobv/{txid}` — scopes: cobv.write
        */
-      replace: (args: OperationArgs<operations["cobv.replace"]>, options?: CallOptions): CallPromise<OperationResult<operations["cobv.replace"]>> => runtime.invoke("cobv.replace", args, options) as CallPromise<OperationResult<operations["cobv.replace"]>>,
+      replace: (args: CobvReplaceParams, options?: CallOptions): CallPromise<CobvReplaceResult> => runtime.invoke("cobv.replace", args, options) as CallPromise<CobvReplaceResult>,
       /**
        * Create a charge with a due date
        *
        * `POST /cobv/{txid}` — scopes: cobv.write
        */
-      create: (args: OperationArgs<operations["cobv.create"]>, options?: CallOptions): CallPromise<OperationResult<operations["cobv.create"]>> => runtime.invoke("cobv.create", args, options) as CallPromise<OperationResult<operations["cobv.create"]>>,
+      create: (args: CobvCreateParams, options?: CallOptions): CallPromise<CobvCreateResult> => runtime.invoke("cobv.create", args, options) as CallPromise<CobvCreateResult>,
       /**
        * Revise a charge with a due date
        *
        * `PATCH /cobv/{txid}` — scopes: cobv.write
        */
-      revise: (args: OperationArgs<operations["cobv.revise"]>, options?: CallOptions): CallPromise<OperationResult<operations["cobv.revise"]>> => runtime.invoke("cobv.revise", args, options) as CallPromise<OperationResult<operations["cobv.revise"]>>,
+      revise: (args: CobvReviseParams, options?: CallOptions): CallPromise<CobvReviseResult> => runtime.invoke("cobv.revise", args, options) as CallPromise<CobvReviseResult>,
     },
     lotecobv: {
       /**
@@ -3208,29 +3564,29 @@ export function createPixFacade(runtime: FacadeRuntime) {
        *
        * `GET /lotecobv` — scopes: lotecobv.read
        */
-      list: (args: OperationArgs<operations["lotecobv.list"]>, options?: CallOptions): CallPromise<OperationResult<operations["lotecobv.list"]>> => runtime.invoke("lotecobv.list", args, options) as CallPromise<OperationResult<operations["lotecobv.list"]>>,
+      list: (args: LotecobvListParams, options?: CallOptions): CallPromise<LotecobvListResult> => runtime.invoke("lotecobv.list", args, options) as CallPromise<LotecobvListResult>,
       /** Every page of `lotecobv.list`, following `paginacao.paginaAtual` until the last page. */
-      listPages: (args: OperationArgs<operations["lotecobv.list"]>, options?: CallOptions): AsyncIterable<OperationResult<operations["lotecobv.list"]>> => runtime.pages("lotecobv.list", args, options) as AsyncIterable<OperationResult<operations["lotecobv.list"]>>,
+      listPages: (args: LotecobvListParams, options?: CallOptions): AsyncIterable<LotecobvListResult> => runtime.pages("lotecobv.list", args, options) as AsyncIterable<LotecobvListResult>,
       /** Every item of every page of `lotecobv.list`. */
-      listItems: (args: OperationArgs<operations["lotecobv.list"]>, options?: CallOptions): AsyncIterable<PageItem<OperationResult<operations["lotecobv.list"]>, "lotes">> => itemsOf(runtime.pages("lotecobv.list", args, options) as AsyncIterable<OperationResult<operations["lotecobv.list"]>>, "lotes"),
+      listItems: (args: LotecobvListParams, options?: CallOptions): AsyncIterable<LotecobvListItem> => itemsOf(runtime.pages("lotecobv.list", args, options) as AsyncIterable<LotecobvListResult>, "lotes"),
       /**
        * Get a batch of charges with a due date
        *
        * `GET /lotecobv/{id}` — scopes: lotecobv.read
        */
-      get: (args: OperationArgs<operations["lotecobv.get"]>, options?: CallOptions): CallPromise<OperationResult<operations["lotecobv.get"]>> => runtime.invoke("lotecobv.get", args, options) as CallPromise<OperationResult<operations["lotecobv.get"]>>,
+      get: (args: LotecobvGetParams, options?: CallOptions): CallPromise<LotecobvGetResult> => runtime.invoke("lotecobv.get", args, options) as CallPromise<LotecobvGetResult>,
       /**
        * Create or change a batch of charges with a due date
        *
        * `PUT /lotecobv/{id}` — scopes: lotecobv.write
        */
-      create: (args: OperationArgs<operations["lotecobv.create"]>, options?: CallOptions): CallPromise<OperationResult<operations["lotecobv.create"]>> => runtime.invoke("lotecobv.create", args, options) as CallPromise<OperationResult<operations["lotecobv.create"]>>,
+      create: (args: LotecobvCreateParams, options?: CallOptions): CallPromise<LotecobvCreateResult> => runtime.invoke("lotecobv.create", args, options) as CallPromise<LotecobvCreateResult>,
       /**
        * Revise charges of a batch
        *
        * `PATCH /lotecobv/{id}` — scopes: lotecobv.write
        */
-      revise: (args: OperationArgs<operations["lotecobv.revise"]>, options?: CallOptions): CallPromise<OperationResult<operations["lotecobv.revise"]>> => runtime.invoke("lotecobv.revise", args, options) as CallPromise<OperationResult<operations["lotecobv.revise"]>>,
+      revise: (args: LotecobvReviseParams, options?: CallOptions): CallPromise<LotecobvReviseResult> => runtime.invoke("lotecobv.revise", args, options) as CallPromise<LotecobvReviseResult>,
     },
     cobr: {
       /**
@@ -3238,11 +3594,11 @@ export function createPixFacade(runtime: FacadeRuntime) {
        *
        * `GET /cobr` — scopes: cobr.read
        */
-      list: (args: OperationArgs<operations["cobr.list"]>, options?: CallOptions): CallPromise<OperationResult<operations["cobr.list"]>> => runtime.invoke("cobr.list", args, options) as CallPromise<OperationResult<operations["cobr.list"]>>,
+      list: (args: CobrListParams, options?: CallOptions): CallPromise<CobrListResult> => runtime.invoke("cobr.list", args, options) as CallPromise<CobrListResult>,
       /** Every page of `cobr.list`, following `paginacao.paginaAtual` until the last page. */
-      listPages: (args: OperationArgs<operations["cobr.list"]>, options?: CallOptions): AsyncIterable<OperationResult<operations["cobr.list"]>> => runtime.pages("cobr.list", args, options) as AsyncIterable<OperationResult<operations["cobr.list"]>>,
+      listPages: (args: CobrListParams, options?: CallOptions): AsyncIterable<CobrListResult> => runtime.pages("cobr.list", args, options) as AsyncIterable<CobrListResult>,
       /** Every item of every page of `cobr.list`. */
-      listItems: (args: OperationArgs<operations["cobr.list"]>, options?: CallOptions): AsyncIterable<PageItem<OperationResult<operations["cobr.list"]>, "cobsr">> => itemsOf(runtime.pages("cobr.list", args, options) as AsyncIterable<OperationResult<operations["cobr.list"]>>, "cobsr"),
+      listItems: (args: CobrListParams, options?: CallOptions): AsyncIterable<CobrListItem> => itemsOf(runtime.pages("cobr.list", args, options) as AsyncIterable<CobrListResult>, "cobsr"),
       /**
        * Create a recurring charge (txid assigned by the service)
        *
@@ -3250,31 +3606,31 @@ export function createPixFacade(runtime: FacadeRuntime) {
        *
        * **Provisional**: Section 4.8 shows POST /cobr but says the exact create path is not shown (section 7.2 names POST, PUT and PATCH on /cobr/{txid}); POST /cobr is also where the API Pix standard 2.9.0 creates a recurring charge with a txid assigned by the PSP.
        */
-      create: (args: OperationArgs<operations["cobr.create"]>, options?: CallOptions): CallPromise<OperationResult<operations["cobr.create"]>> => runtime.invoke("cobr.create", args, options) as CallPromise<OperationResult<operations["cobr.create"]>>,
+      create: (args: CobrCreateParams, options?: CallOptions): CallPromise<CobrCreateResult> => runtime.invoke("cobr.create", args, options) as CallPromise<CobrCreateResult>,
       /**
        * Get a recurring charge
        *
        * `GET /cobr/{txid}` — scopes: cobr.read
        */
-      get: (args: OperationArgs<operations["cobr.get"]>, options?: CallOptions): CallPromise<OperationResult<operations["cobr.get"]>> => runtime.invoke("cobr.get", args, options) as CallPromise<OperationResult<operations["cobr.get"]>>,
+      get: (args: CobrGetParams, options?: CallOptions): CallPromise<CobrGetResult> => runtime.invoke("cobr.get", args, options) as CallPromise<CobrGetResult>,
       /**
        * Create a recurring charge with a chosen txid
        *
        * `PUT /cobr/{txid}` — scopes: cobr.write
        */
-      replace: (args: OperationArgs<operations["cobr.replace"]>, options?: CallOptions): CallPromise<OperationResult<operations["cobr.replace"]>> => runtime.invoke("cobr.replace", args, options) as CallPromise<OperationResult<operations["cobr.replace"]>>,
+      replace: (args: CobrReplaceParams, options?: CallOptions): CallPromise<CobrReplaceResult> => runtime.invoke("cobr.replace", args, options) as CallPromise<CobrReplaceResult>,
       /**
        * Cancel a recurring charge
        *
        * `PATCH /cobr/{txid}` — scopes: cobr.write
        */
-      revise: (args: OperationArgs<operations["cobr.revise"]>, options?: CallOptions): CallPromise<OperationResult<operations["cobr.revise"]>> => runtime.invoke("cobr.revise", args, options) as CallPromise<OperationResult<operations["cobr.revise"]>>,
+      revise: (args: CobrReviseParams, options?: CallOptions): CallPromise<CobrReviseResult> => runtime.invoke("cobr.revise", args, options) as CallPromise<CobrReviseResult>,
       /**
        * Request a new settlement attempt of a recurring charge
        *
        * `POST /cobr/{txid}/retentativa/{data}` — scopes: cobr.write
        */
-      retry: (args: OperationArgs<operations["cobr.retry"]>, options?: CallOptions): CallPromise<OperationResult<operations["cobr.retry"]>> => runtime.invoke("cobr.retry", args, options) as CallPromise<OperationResult<operations["cobr.retry"]>>,
+      retry: (args: CobrRetryParams, options?: CallOptions): CallPromise<CobrRetryResult> => runtime.invoke("cobr.retry", args, options) as CallPromise<CobrRetryResult>,
     },
     rec: {
       /**
@@ -3282,29 +3638,29 @@ export function createPixFacade(runtime: FacadeRuntime) {
        *
        * `GET /rec` — scopes: rec.read
        */
-      list: (args: OperationArgs<operations["rec.list"]>, options?: CallOptions): CallPromise<OperationResult<operations["rec.list"]>> => runtime.invoke("rec.list", args, options) as CallPromise<OperationResult<operations["rec.list"]>>,
+      list: (args: RecListParams, options?: CallOptions): CallPromise<RecListResult> => runtime.invoke("rec.list", args, options) as CallPromise<RecListResult>,
       /** Every page of `rec.list`, following `paginacao.paginaAtual` until the last page. */
-      listPages: (args: OperationArgs<operations["rec.list"]>, options?: CallOptions): AsyncIterable<OperationResult<operations["rec.list"]>> => runtime.pages("rec.list", args, options) as AsyncIterable<OperationResult<operations["rec.list"]>>,
+      listPages: (args: RecListParams, options?: CallOptions): AsyncIterable<RecListResult> => runtime.pages("rec.list", args, options) as AsyncIterable<RecListResult>,
       /** Every item of every page of `rec.list`. */
-      listItems: (args: OperationArgs<operations["rec.list"]>, options?: CallOptions): AsyncIterable<PageItem<OperationResult<operations["rec.list"]>, "recs">> => itemsOf(runtime.pages("rec.list", args, options) as AsyncIterable<OperationResult<operations["rec.list"]>>, "recs"),
+      listItems: (args: RecListParams, options?: CallOptions): AsyncIterable<RecListItem> => itemsOf(runtime.pages("rec.list", args, options) as AsyncIterable<RecListResult>, "recs"),
       /**
        * Create a recurrence
        *
        * `POST /rec` — scopes: rec.write
        */
-      create: (args: OperationArgs<operations["rec.create"]>, options?: CallOptions): CallPromise<OperationResult<operations["rec.create"]>> => runtime.invoke("rec.create", args, options) as CallPromise<OperationResult<operations["rec.create"]>>,
+      create: (args: RecCreateParams, options?: CallOptions): CallPromise<RecCreateResult> => runtime.invoke("rec.create", args, options) as CallPromise<RecCreateResult>,
       /**
        * Get a recurrence
        *
        * `GET /rec/{idRec}` — scopes: rec.read
        */
-      get: (args: OperationArgs<operations["rec.get"]>, options?: CallOptions): CallPromise<OperationResult<operations["rec.get"]>> => runtime.invoke("rec.get", args, options) as CallPromise<OperationResult<operations["rec.get"]>>,
+      get: (args: RecGetParams, options?: CallOptions): CallPromise<RecGetResult> => runtime.invoke("rec.get", args, options) as CallPromise<RecGetResult>,
       /**
        * Revise or cancel a recurrence
        *
        * `PATCH /rec/{idRec}` — scopes: rec.write
        */
-      revise: (args: OperationArgs<operations["rec.revise"]>, options?: CallOptions): CallPromise<OperationResult<operations["rec.revise"]>> => runtime.invoke("rec.revise", args, options) as CallPromise<OperationResult<operations["rec.revise"]>>,
+      revise: (args: RecReviseParams, options?: CallOptions): CallPromise<RecReviseResult> => runtime.invoke("rec.revise", args, options) as CallPromise<RecReviseResult>,
     },
     solicrec: {
       /**
@@ -3312,19 +3668,19 @@ export function createPixFacade(runtime: FacadeRuntime) {
        *
        * `POST /solicrec` — scopes: solicrec.write
        */
-      create: (args: OperationArgs<operations["solicrec.create"]>, options?: CallOptions): CallPromise<OperationResult<operations["solicrec.create"]>> => runtime.invoke("solicrec.create", args, options) as CallPromise<OperationResult<operations["solicrec.create"]>>,
+      create: (args: SolicrecCreateParams, options?: CallOptions): CallPromise<SolicrecCreateResult> => runtime.invoke("solicrec.create", args, options) as CallPromise<SolicrecCreateResult>,
       /**
        * Get a recurrence confirmation request
        *
        * `GET /solicrec/{idSolicRec}` — scopes: solicrec.read
        */
-      get: (args: OperationArgs<operations["solicrec.get"]>, options?: CallOptions): CallPromise<OperationResult<operations["solicrec.get"]>> => runtime.invoke("solicrec.get", args, options) as CallPromise<OperationResult<operations["solicrec.get"]>>,
+      get: (args: SolicrecGetParams, options?: CallOptions): CallPromise<SolicrecGetResult> => runtime.invoke("solicrec.get", args, options) as CallPromise<SolicrecGetResult>,
       /**
        * Cancel a recurrence confirmation request
        *
        * `PATCH /solicrec/{idSolicRec}` — scopes: solicrec.write
        */
-      revise: (args: OperationArgs<operations["solicrec.revise"]>, options?: CallOptions): CallPromise<OperationResult<operations["solicrec.revise"]>> => runtime.invoke("solicrec.revise", args, options) as CallPromise<OperationResult<operations["solicrec.revise"]>>,
+      revise: (args: SolicrecReviseParams, options?: CallOptions): CallPromise<SolicrecReviseResult> => runtime.invoke("solicrec.revise", args, options) as CallPromise<SolicrecReviseResult>,
     },
     loc: {
       /**
@@ -3332,35 +3688,35 @@ export function createPixFacade(runtime: FacadeRuntime) {
        *
        * `GET /loc` — scopes: payloadlocation.read
        */
-      list: (args: OperationArgs<operations["loc.list"]>, options?: CallOptions): CallPromise<OperationResult<operations["loc.list"]>> => runtime.invoke("loc.list", args, options) as CallPromise<OperationResult<operations["loc.list"]>>,
+      list: (args: LocListParams, options?: CallOptions): CallPromise<LocListResult> => runtime.invoke("loc.list", args, options) as CallPromise<LocListResult>,
       /** Every page of `loc.list`, following `paginacao.paginaAtual` until the last page. */
-      listPages: (args: OperationArgs<operations["loc.list"]>, options?: CallOptions): AsyncIterable<OperationResult<operations["loc.list"]>> => runtime.pages("loc.list", args, options) as AsyncIterable<OperationResult<operations["loc.list"]>>,
+      listPages: (args: LocListParams, options?: CallOptions): AsyncIterable<LocListResult> => runtime.pages("loc.list", args, options) as AsyncIterable<LocListResult>,
       /** Every item of every page of `loc.list`. */
-      listItems: (args: OperationArgs<operations["loc.list"]>, options?: CallOptions): AsyncIterable<PageItem<OperationResult<operations["loc.list"]>, "loc">> => itemsOf(runtime.pages("loc.list", args, options) as AsyncIterable<OperationResult<operations["loc.list"]>>, "loc"),
+      listItems: (args: LocListParams, options?: CallOptions): AsyncIterable<LocListItem> => itemsOf(runtime.pages("loc.list", args, options) as AsyncIterable<LocListResult>, "loc"),
       /**
        * Create a payload location
        *
        * `POST /loc` — scopes: payloadlocation.write
        */
-      create: (args: OperationArgs<operations["loc.create"]>, options?: CallOptions): CallPromise<OperationResult<operations["loc.create"]>> => runtime.invoke("loc.create", args, options) as CallPromise<OperationResult<operations["loc.create"]>>,
+      create: (args: LocCreateParams, options?: CallOptions): CallPromise<LocCreateResult> => runtime.invoke("loc.create", args, options) as CallPromise<LocCreateResult>,
       /**
        * Get a payload location
        *
        * `GET /loc/{id}` — scopes: payloadlocation.read
        */
-      get: (args: OperationArgs<operations["loc.get"]>, options?: CallOptions): CallPromise<OperationResult<operations["loc.get"]>> => runtime.invoke("loc.get", args, options) as CallPromise<OperationResult<operations["loc.get"]>>,
+      get: (args: LocGetParams, options?: CallOptions): CallPromise<LocGetResult> => runtime.invoke("loc.get", args, options) as CallPromise<LocGetResult>,
       /**
        * Revise a payload location
        *
        * `PATCH /loc/{id}` — scopes: payloadlocation.write
        */
-      revise: (args: OperationArgs<operations["loc.revise"]>, options?: CallOptions): CallPromise<OperationResult<operations["loc.revise"]>> => runtime.invoke("loc.revise", args, options) as CallPromise<OperationResult<operations["loc.revise"]>>,
+      revise: (args: LocReviseParams, options?: CallOptions): CallPromise<LocReviseResult> => runtime.invoke("loc.revise", args, options) as CallPromise<LocReviseResult>,
       /**
        * Unlink the charge from a payload location
        *
        * `DELETE /loc/{id}/txid` — scopes: payloadlocation.write
        */
-      unlinkTxid: (args: OperationArgs<operations["loc.unlinkTxid"]>, options?: CallOptions): CallPromise<OperationResult<operations["loc.unlinkTxid"]>> => runtime.invoke("loc.unlinkTxid", args, options) as CallPromise<OperationResult<operations["loc.unlinkTxid"]>>,
+      unlinkTxid: (args: LocUnlinkTxidParams, options?: CallOptions): CallPromise<LocUnlinkTxidResult> => runtime.invoke("loc.unlinkTxid", args, options) as CallPromise<LocUnlinkTxidResult>,
     },
     locrec: {
       /**
@@ -3368,29 +3724,29 @@ export function createPixFacade(runtime: FacadeRuntime) {
        *
        * `GET /locrec` — scopes: payloadlocationrec.read
        */
-      list: (args: OperationArgs<operations["locrec.list"]>, options?: CallOptions): CallPromise<OperationResult<operations["locrec.list"]>> => runtime.invoke("locrec.list", args, options) as CallPromise<OperationResult<operations["locrec.list"]>>,
+      list: (args: LocrecListParams, options?: CallOptions): CallPromise<LocrecListResult> => runtime.invoke("locrec.list", args, options) as CallPromise<LocrecListResult>,
       /** Every page of `locrec.list`, following `paginacao.paginaAtual` until the last page. */
-      listPages: (args: OperationArgs<operations["locrec.list"]>, options?: CallOptions): AsyncIterable<OperationResult<operations["locrec.list"]>> => runtime.pages("locrec.list", args, options) as AsyncIterable<OperationResult<operations["locrec.list"]>>,
+      listPages: (args: LocrecListParams, options?: CallOptions): AsyncIterable<LocrecListResult> => runtime.pages("locrec.list", args, options) as AsyncIterable<LocrecListResult>,
       /** Every item of every page of `locrec.list`. */
-      listItems: (args: OperationArgs<operations["locrec.list"]>, options?: CallOptions): AsyncIterable<PageItem<OperationResult<operations["locrec.list"]>, "loc">> => itemsOf(runtime.pages("locrec.list", args, options) as AsyncIterable<OperationResult<operations["locrec.list"]>>, "loc"),
+      listItems: (args: LocrecListParams, options?: CallOptions): AsyncIterable<LocrecListItem> => itemsOf(runtime.pages("locrec.list", args, options) as AsyncIterable<LocrecListResult>, "loc"),
       /**
        * Create a payload location for a recurrence
        *
        * `POST /locrec` — scopes: payloadlocationrec.write
        */
-      create: (args: OperationArgs<operations["locrec.create"]> = {}, options?: CallOptions): CallPromise<OperationResult<operations["locrec.create"]>> => runtime.invoke("locrec.create", args, options) as CallPromise<OperationResult<operations["locrec.create"]>>,
+      create: (args: LocrecCreateParams = {}, options?: CallOptions): CallPromise<LocrecCreateResult> => runtime.invoke("locrec.create", args, options) as CallPromise<LocrecCreateResult>,
       /**
        * Get a payload location of a recurrence
        *
        * `GET /locrec/{id}` — scopes: payloadlocationrec.read
        */
-      get: (args: OperationArgs<operations["locrec.get"]>, options?: CallOptions): CallPromise<OperationResult<operations["locrec.get"]>> => runtime.invoke("locrec.get", args, options) as CallPromise<OperationResult<operations["locrec.get"]>>,
+      get: (args: LocrecGetParams, options?: CallOptions): CallPromise<LocrecGetResult> => runtime.invoke("locrec.get", args, options) as CallPromise<LocrecGetResult>,
       /**
        * Unlink the recurrence from a payload location
        *
        * `DELETE /locrec/{id}/idRec` — scopes: payloadlocationrec.write
        */
-      unlinkIdRec: (args: OperationArgs<operations["locrec.unlinkIdRec"]>, options?: CallOptions): CallPromise<OperationResult<operations["locrec.unlinkIdRec"]>> => runtime.invoke("locrec.unlinkIdRec", args, options) as CallPromise<OperationResult<operations["locrec.unlinkIdRec"]>>,
+      unlinkIdRec: (args: LocrecUnlinkIdRecParams, options?: CallOptions): CallPromise<LocrecUnlinkIdRecResult> => runtime.invoke("locrec.unlinkIdRec", args, options) as CallPromise<LocrecUnlinkIdRecResult>,
     },
     pix: {
       /**
@@ -3398,17 +3754,17 @@ export function createPixFacade(runtime: FacadeRuntime) {
        *
        * `GET /pix` — scopes: pix.read
        */
-      list: (args: OperationArgs<operations["pix.list"]>, options?: CallOptions): CallPromise<OperationResult<operations["pix.list"]>> => runtime.invoke("pix.list", args, options) as CallPromise<OperationResult<operations["pix.list"]>>,
+      list: (args: PixListParams, options?: CallOptions): CallPromise<PixListResult> => runtime.invoke("pix.list", args, options) as CallPromise<PixListResult>,
       /** Every page of `pix.list`, following `paginacao.paginaAtual` until the last page. */
-      listPages: (args: OperationArgs<operations["pix.list"]>, options?: CallOptions): AsyncIterable<OperationResult<operations["pix.list"]>> => runtime.pages("pix.list", args, options) as AsyncIterable<OperationResult<operations["pix.list"]>>,
+      listPages: (args: PixListParams, options?: CallOptions): AsyncIterable<PixListResult> => runtime.pages("pix.list", args, options) as AsyncIterable<PixListResult>,
       /** Every item of every page of `pix.list`. */
-      listItems: (args: OperationArgs<operations["pix.list"]>, options?: CallOptions): AsyncIterable<PageItem<OperationResult<operations["pix.list"]>, "pix">> => itemsOf(runtime.pages("pix.list", args, options) as AsyncIterable<OperationResult<operations["pix.list"]>>, "pix"),
+      listItems: (args: PixListParams, options?: CallOptions): AsyncIterable<PixListItem> => itemsOf(runtime.pages("pix.list", args, options) as AsyncIterable<PixListResult>, "pix"),
       /**
        * Get a received Pix
        *
        * `GET /pix/{e2eid}` — scopes: pix.read
        */
-      get: (args: OperationArgs<operations["pix.get"]>, options?: CallOptions): CallPromise<OperationResult<operations["pix.get"]>> => runtime.invoke("pix.get", args, options) as CallPromise<OperationResult<operations["pix.get"]>>,
+      get: (args: PixGetParams, options?: CallOptions): CallPromise<PixGetResult> => runtime.invoke("pix.get", args, options) as CallPromise<PixGetResult>,
     },
     pixRefund: {
       /**
@@ -3416,13 +3772,13 @@ export function createPixFacade(runtime: FacadeRuntime) {
        *
        * `GET /pix/{e2eid}/devolucao/{id}` — scopes: pix.read
        */
-      get: (args: OperationArgs<operations["pixRefund.get"]>, options?: CallOptions): CallPromise<OperationResult<operations["pixRefund.get"]>> => runtime.invoke("pixRefund.get", args, options) as CallPromise<OperationResult<operations["pixRefund.get"]>>,
+      get: (args: PixRefundGetParams, options?: CallOptions): CallPromise<PixRefundGetResult> => runtime.invoke("pixRefund.get", args, options) as CallPromise<PixRefundGetResult>,
       /**
        * Request a refund
        *
        * `PUT /pix/{e2eid}/devolucao/{id}` — scopes: pix.write
        */
-      request: (args: OperationArgs<operations["pixRefund.request"]>, options?: CallOptions): CallPromise<OperationResult<operations["pixRefund.request"]>> => runtime.invoke("pixRefund.request", args, options) as CallPromise<OperationResult<operations["pixRefund.request"]>>,
+      request: (args: PixRefundRequestParams, options?: CallOptions): CallPromise<PixRefundRequestResult> => runtime.invoke("pixRefund.request", args, options) as CallPromise<PixRefundRequestResult>,
     },
     webhook: {
       /**
@@ -3430,29 +3786,29 @@ export function createPixFacade(runtime: FacadeRuntime) {
        *
        * `GET /webhook` — scopes: webhook.read
        */
-      list: (args: OperationArgs<operations["webhook.list"]> = {}, options?: CallOptions): CallPromise<OperationResult<operations["webhook.list"]>> => runtime.invoke("webhook.list", args, options) as CallPromise<OperationResult<operations["webhook.list"]>>,
+      list: (args: WebhookListParams = {}, options?: CallOptions): CallPromise<WebhookListResult> => runtime.invoke("webhook.list", args, options) as CallPromise<WebhookListResult>,
       /** Every page of `webhook.list`, following `paginacao.paginaAtual` until the last page. */
-      listPages: (args: OperationArgs<operations["webhook.list"]> = {}, options?: CallOptions): AsyncIterable<OperationResult<operations["webhook.list"]>> => runtime.pages("webhook.list", args, options) as AsyncIterable<OperationResult<operations["webhook.list"]>>,
+      listPages: (args: WebhookListParams = {}, options?: CallOptions): AsyncIterable<WebhookListResult> => runtime.pages("webhook.list", args, options) as AsyncIterable<WebhookListResult>,
       /** Every item of every page of `webhook.list`. */
-      listItems: (args: OperationArgs<operations["webhook.list"]> = {}, options?: CallOptions): AsyncIterable<PageItem<OperationResult<operations["webhook.list"]>, "webhooks">> => itemsOf(runtime.pages("webhook.list", args, options) as AsyncIterable<OperationResult<operations["webhook.list"]>>, "webhooks"),
+      listItems: (args: WebhookListParams = {}, options?: CallOptions): AsyncIterable<WebhookListItem> => itemsOf(runtime.pages("webhook.list", args, options) as AsyncIterable<WebhookListResult>, "webhooks"),
       /**
        * Get the webhook of a Pix key
        *
        * `GET /webhook/{chave}` — scopes: webhook.read
        */
-      get: (args: OperationArgs<operations["webhook.get"]>, options?: CallOptions): CallPromise<OperationResult<operations["webhook.get"]>> => runtime.invoke("webhook.get", args, options) as CallPromise<OperationResult<operations["webhook.get"]>>,
+      get: (args: WebhookGetParams, options?: CallOptions): CallPromise<WebhookGetResult> => runtime.invoke("webhook.get", args, options) as CallPromise<WebhookGetResult>,
       /**
        * Configure the webhook of a Pix key
        *
        * `PUT /webhook/{chave}` — scopes: webhook.write
        */
-      configure: (args: OperationArgs<operations["webhook.configure"]>, options?: CallOptions): CallPromise<OperationResult<operations["webhook.configure"]>> => runtime.invoke("webhook.configure", args, options) as CallPromise<OperationResult<operations["webhook.configure"]>>,
+      configure: (args: WebhookConfigureParams, options?: CallOptions): CallPromise<WebhookConfigureResult> => runtime.invoke("webhook.configure", args, options) as CallPromise<WebhookConfigureResult>,
       /**
        * Remove the webhook of a Pix key
        *
        * `DELETE /webhook/{chave}` — scopes: webhook.write
        */
-      delete: (args: OperationArgs<operations["webhook.delete"]>, options?: CallOptions): CallPromise<OperationResult<operations["webhook.delete"]>> => runtime.invoke("webhook.delete", args, options) as CallPromise<OperationResult<operations["webhook.delete"]>>,
+      delete: (args: WebhookDeleteParams, options?: CallOptions): CallPromise<WebhookDeleteResult> => runtime.invoke("webhook.delete", args, options) as CallPromise<WebhookDeleteResult>,
     },
     webhookRec: {
       /**
@@ -3460,19 +3816,19 @@ export function createPixFacade(runtime: FacadeRuntime) {
        *
        * `GET /webhookrec` — scopes: webhookrec.read
        */
-      get: (args: OperationArgs<operations["webhookRec.get"]> = {}, options?: CallOptions): CallPromise<OperationResult<operations["webhookRec.get"]>> => runtime.invoke("webhookRec.get", args, options) as CallPromise<OperationResult<operations["webhookRec.get"]>>,
+      get: (args: WebhookRecGetParams = {}, options?: CallOptions): CallPromise<WebhookRecGetResult> => runtime.invoke("webhookRec.get", args, options) as CallPromise<WebhookRecGetResult>,
       /**
        * Configure the webhook of recurrences
        *
        * `PUT /webhookrec` — scopes: webhookrec.write
        */
-      configure: (args: OperationArgs<operations["webhookRec.configure"]>, options?: CallOptions): CallPromise<OperationResult<operations["webhookRec.configure"]>> => runtime.invoke("webhookRec.configure", args, options) as CallPromise<OperationResult<operations["webhookRec.configure"]>>,
+      configure: (args: WebhookRecConfigureParams, options?: CallOptions): CallPromise<WebhookRecConfigureResult> => runtime.invoke("webhookRec.configure", args, options) as CallPromise<WebhookRecConfigureResult>,
       /**
        * Remove the webhook of recurrences
        *
        * `DELETE /webhookrec` — scopes: webhookrec.write
        */
-      delete: (args: OperationArgs<operations["webhookRec.delete"]> = {}, options?: CallOptions): CallPromise<OperationResult<operations["webhookRec.delete"]>> => runtime.invoke("webhookRec.delete", args, options) as CallPromise<OperationResult<operations["webhookRec.delete"]>>,
+      delete: (args: WebhookRecDeleteParams = {}, options?: CallOptions): CallPromise<WebhookRecDeleteResult> => runtime.invoke("webhookRec.delete", args, options) as CallPromise<WebhookRecDeleteResult>,
     },
     webhookCobR: {
       /**
@@ -3480,19 +3836,19 @@ export function createPixFacade(runtime: FacadeRuntime) {
        *
        * `GET /webhookcobr` — scopes: webhookcobr.read
        */
-      get: (args: OperationArgs<operations["webhookCobR.get"]> = {}, options?: CallOptions): CallPromise<OperationResult<operations["webhookCobR.get"]>> => runtime.invoke("webhookCobR.get", args, options) as CallPromise<OperationResult<operations["webhookCobR.get"]>>,
+      get: (args: WebhookCobRGetParams = {}, options?: CallOptions): CallPromise<WebhookCobRGetResult> => runtime.invoke("webhookCobR.get", args, options) as CallPromise<WebhookCobRGetResult>,
       /**
        * Configure the webhook of recurring charges
        *
        * `PUT /webhookcobr` — scopes: webhookcobr.write
        */
-      configure: (args: OperationArgs<operations["webhookCobR.configure"]>, options?: CallOptions): CallPromise<OperationResult<operations["webhookCobR.configure"]>> => runtime.invoke("webhookCobR.configure", args, options) as CallPromise<OperationResult<operations["webhookCobR.configure"]>>,
+      configure: (args: WebhookCobRConfigureParams, options?: CallOptions): CallPromise<WebhookCobRConfigureResult> => runtime.invoke("webhookCobR.configure", args, options) as CallPromise<WebhookCobRConfigureResult>,
       /**
        * Remove the webhook of recurring charges
        *
        * `DELETE /webhookcobr` — scopes: webhookcobr.write
        */
-      delete: (args: OperationArgs<operations["webhookCobR.delete"]> = {}, options?: CallOptions): CallPromise<OperationResult<operations["webhookCobR.delete"]>> => runtime.invoke("webhookCobR.delete", args, options) as CallPromise<OperationResult<operations["webhookCobR.delete"]>>,
+      delete: (args: WebhookCobRDeleteParams = {}, options?: CallOptions): CallPromise<WebhookCobRDeleteResult> => runtime.invoke("webhookCobR.delete", args, options) as CallPromise<WebhookCobRDeleteResult>,
     },
   }
     ;

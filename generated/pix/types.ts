@@ -1363,7 +1363,7 @@ export interface components {
             });
         } & (({
             retirada: {
-                saque: Record<string, never>;
+                saque: Record<string, unknown>;
             };
             /** @constant */
             original?: "0.00";

@@ -1,11 +1,23 @@
 /**
  * The operation table and the typed facade of an interface, emitted with ts-morph from the bundle:
- * `client.<group>.<name>(args)` for every operationId `<group>.<name>`.
+ * `client.<group>.<name>(args)` for every operationId `<group>.<name>`, and the named types of every
+ * operation (`FeeRulesCreateParams`, `FeeRulesCreateBody`, `FeeRulesCreateResult`, ...; see namedTypesOf)
+ * that the facade's signatures use and `named-types.ts` re-exports for the package's subpaths.
  */
 import { IndentationText, Project, QuoteKind, VariableDeclarationKind, type CodeBlockWriter, type SourceFile } from 'ts-morph';
 import { bannerFor } from '../lib.js';
+import { type NamedType, type NamedTypeSuffix, namedTypeStem, namedTypeSuffixes } from './named-types.js';
 import type { OperationInfo, PagingStyle } from '../../src/runtime/contract.js';
-import { isObject, operationsOf, resolveLocal, webhooksOf, type Json, type JsonObject, type OperationModel } from '../openapi-model.js';
+import {
+  isObject,
+  operationsOf,
+  resolveLocal,
+  webhooksOf,
+  type Json,
+  type JsonObject,
+  type OperationModel,
+  type ParameterModel,
+} from '../openapi-model.js';
 
 interface OperationRow {
   readonly model: OperationModel;
@@ -245,6 +257,70 @@ function emitMessages(file: SourceFile, rows: readonly OperationRow[]): void {
   });
 }
 
+function namedTypesOfRow(row: OperationRow): NamedType[] {
+  const { model } = row;
+  const id = model.operationId;
+  const op = `operations[${JSON.stringify(id)}]`;
+  const stem = namedTypeStem(id);
+  const has = (location: ParameterModel['in']): boolean => model.parameters.some((p) => p.in === location);
+  const types: [NamedTypeSuffix, string | null][] = [
+    ['Params', `OperationArgs<${op}${row.idempotencyHeader ? `, ${JSON.stringify(row.idempotencyHeader)}` : ''}>`],
+    ['Path', has('path') ? `NonNullable<${op}["parameters"]["path"]>` : null],
+    ['Query', has('query') ? `NonNullable<${op}["parameters"]["query"]>` : null],
+    ['Body', model.requestBody ? `NonNullable<${op}["requestBody"]>["content"][${JSON.stringify(model.requestBody.mediaType)}]` : null],
+    ['Result', `OperationResult<${op}>`],
+    ['Item', row.pagination ? `PageItem<${stem}Result, ${JSON.stringify(row.pagination.items)}>` : null],
+  ];
+  return types.flatMap(([suffix, type]) => (type === null ? [] : [{ name: `${stem}${suffix}`, suffix, operationId: id, type }]));
+}
+
+/**
+ * The named types of the rows, refusing two operations that would make the same name. (No other name of
+ * operations.ts ends in a suffix of the scheme, so none can be shadowed.)
+ */
+function checkedNamedTypes(rows: readonly OperationRow[]): NamedType[] {
+  const named = rows.flatMap(namedTypesOfRow);
+  const seen = new Map<string, string>();
+  for (const type of named) {
+    const other = seen.get(type.name);
+    if (other !== undefined && other !== type.operationId)
+      throw new Error(`${type.operationId} and ${other} both get the named type ${type.name}: rename one operationId`);
+    seen.set(type.name, type.operationId);
+  }
+  return named;
+}
+
+/** The named types of every operation of a bundle, in table order (what operations.ts declares). */
+export function namedTypesOf(document: JsonObject): NamedType[] {
+  return checkedNamedTypes(operationsOf(document).map((model) => rowOf(document, model)));
+}
+
+function namedTypeDoc(type: NamedType, row: OperationRow): string {
+  const call = `\`client.${row.group}.${row.name}()\` (\`${row.model.method.toUpperCase()} ${row.model.path}\`)`;
+  return `${type.suffix} of ${call}: ${namedTypeSuffixes[type.suffix]}.`.replace(/\*\//g, '*\\/');
+}
+
+/**
+ * generated/<interface>/named-types.ts: the named types of every operation, re-exported from operations.ts
+ * where they are declared, so a package subpath exports them all with one `export type *` and nothing else
+ * of the generated module.
+ */
+export function emitNamedTypes(document: JsonObject, source = 'specs/'): string {
+  const names = namedTypesOf(document).map((type) => type.name);
+  return [
+    `/* ${bannerFor('operations', source)} */`,
+    '',
+    '/**',
+    ' * The named request, parameter and result types of every operation: `<Group><Name><Suffix>`, the operationId',
+    ' * in PascalCase (`feeRules.create` -> `FeeRulesCreate`) and one of',
+    ...Object.entries(namedTypeSuffixes).map(([suffix, what]) => ` * - \`${suffix}\`: ${what};`),
+    ' * declared in operations.ts, where the facade uses them.',
+    ' */',
+    names.length === 0 ? 'export {};' : `export type {\n${names.map((name) => `  ${name},`).join('\n')}\n} from "./operations.js";`,
+    '',
+  ].join('\n');
+}
+
 /** Where generated/<interface>/operations.ts finds the runtime's contract types (imported type-only). */
 export const defaultContractModule = '../../src/runtime/contract.js';
 
@@ -293,10 +369,22 @@ export function emitOperations(
   const groups = new Map<string, OperationRow[]>();
   for (const row of rows) groups.set(row.group, [...(groups.get(row.group) ?? []), row]);
 
-  const argsType = (row: OperationRow): string =>
-    `OperationArgs<operations[${JSON.stringify(row.model.operationId)}]${row.idempotencyHeader ? `, ${JSON.stringify(row.idempotencyHeader)}` : ''}>`;
-  const resultType = (row: OperationRow): string => `OperationResult<operations[${JSON.stringify(row.model.operationId)}]>`;
-  const argsParam = (row: OperationRow): string => `args: ${argsType(row)}${row.argsRequired ? '' : ' = {}'}`;
+  // The named types of every operation, declared before the facade whose signatures name them.
+  const rowsById = new Map(rows.map((row) => [row.model.operationId, row]));
+  // One insertion for all of them: ts-morph re-parses the file after each manipulation.
+  file.addTypeAliases(
+    checkedNamedTypes(rows).map((type) => ({
+      isExported: true,
+      name: type.name,
+      type: type.type,
+      docs: [namedTypeDoc(type, rowsById.get(type.operationId)!)],
+    })),
+  );
+
+  const stem = (row: OperationRow): string => namedTypeStem(row.model.operationId);
+  const resultType = (row: OperationRow): string => `${stem(row)}Result`;
+  const itemType = (row: OperationRow): string => `${stem(row)}Item`;
+  const argsParam = (row: OperationRow): string => `args: ${stem(row)}Params${row.argsRequired ? '' : ' = {}'}`;
 
   file.addFunction({
     isExported: true,
@@ -333,7 +421,7 @@ export function emitOperations(
                     );
                     writer.writeLine(`/** Every item of every page of \`${row.model.operationId}\`. */`);
                     writer.writeLine(
-                      `${row.name}Items: (${argsParam(row)}, options?: CallOptions): AsyncIterable<PageItem<${resultType(row)}, ${JSON.stringify(row.pagination.items)}>> => itemsOf(runtime.pages(${id}, args, options) as AsyncIterable<${resultType(row)}>, ${JSON.stringify(row.pagination.items)}),`,
+                      `${row.name}Items: (${argsParam(row)}, options?: CallOptions): AsyncIterable<${itemType(row)}> => itemsOf(runtime.pages(${id}, args, options) as AsyncIterable<${resultType(row)}>, ${JSON.stringify(row.pagination.items)}),`,
                     );
                   }
                 }

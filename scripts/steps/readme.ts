@@ -3,12 +3,13 @@
  * producers regenerate recorded, so the list cannot drift from the folder.
  */
 import { bannerFor, type GeneratorStep } from '../lib.js';
+import { namedTypeSuffixes } from './named-types.js';
 
 /** What a file is, by its name inside generated/<interface>/ (or generated/). */
 const descriptions: Record<string, { step: GeneratorStep; what: string }> = {
   'openapi.json': {
     step: 'bundle',
-    what: 'the spec linted and bundled into one JSON document (the package exports it as `contrato/specs/<name>.json`)',
+    what: 'the spec linted and bundled into one JSON document, with a TypeScript and a curl `x-codeSamples` on every operation (the package exports it as `contrato/specs/<name>.json`)',
   },
   'types.ts': { step: 'types', what: 'TypeScript types of its paths, components and operations (openapi-typescript)' },
   'validators.js': {
@@ -20,6 +21,10 @@ const descriptions: Record<string, { step: GeneratorStep; what: string }> = {
     step: 'operations',
     what: 'the operation table (one row per operationId) and the typed facade `client.<group>.<name>()` (ts-morph)',
   },
+  'named-types.ts': {
+    step: 'operations',
+    what: 'the named types of every operation (`FeeRulesCreateParams`, `FeeRulesCreateBody`, `FeeRulesCreateResult`, …), re-exported from operations.ts for the package subpath',
+  },
   'README.md': { step: 'readme', what: 'this file' },
   'manifest.json': {
     step: 'regenerate',
@@ -30,11 +35,14 @@ const descriptions: Record<string, { step: GeneratorStep; what: string }> = {
 const steps: Record<GeneratorStep, { file: string; what: string }> = {
   bundle: {
     file: 'scripts/steps/bundle.ts',
-    what: 'Redocly lint with `redocly.yaml` (any error or warning fails), then one JSON document whose `$ref`s across files point into its components.',
+    what: 'Redocly lint with `redocly.yaml` (any error or warning fails), then one JSON document whose `$ref`s across files point into its components; once the other steps ran, `x-codeSamples` on every operation (`scripts/steps/samples.ts`, below).',
   },
   types: { file: 'scripts/steps/types.ts', what: 'openapi-typescript over the bundle; `x-known-values` become open unions.' },
   validators: { file: 'scripts/steps/validators.ts', what: 'ajv standalone code, one ES module and its declarations.' },
-  operations: { file: 'scripts/steps/operations.ts', what: 'the operation table and the facade, with ts-morph.' },
+  operations: {
+    file: 'scripts/steps/operations.ts',
+    what: 'the operation table, the named types of every operation and the facade whose signatures use them, with ts-morph.',
+  },
   readme: { file: 'scripts/steps/readme.ts', what: 'this file, from the list of what each step wrote.' },
   regenerate: {
     file: 'scripts/regenerate.ts',
@@ -77,6 +85,29 @@ export function emitReadme(producers: Readonly<Record<string, GeneratorStep>>): 
     '## The steps',
     '',
     ...Object.entries(steps).map(([step, { file, what }]) => `- **${step}** (\`${file}\`): ${what}`),
+    '',
+    '## Named types of every operation',
+    '',
+    "Every operation has named types, declared in `operations.ts` (the facade's signatures use them, so an editor",
+    "and a compiler error name them) and re-exported by `named-types.ts`; each interface's subpath exports them",
+    "(`import type { FeeRulesCreateBody, FeeRulesCreateResult } from 'contrato/core-banking'`). One flat name per",
+    "type: `<Group><Name><Suffix>`, the operationId's two parts in PascalCase (`feeRules.create` → `FeeRulesCreate`,",
+    '`cob.get` → `CobGet`) followed by one of:',
+    '',
+    ...Object.entries(namedTypeSuffixes).map(([suffix, what]) => `- \`${suffix}\`: ${what};`),
+    '',
+    'so `FeeRulesCreateParams`, `FeeRulesCreateBody`, `FeeRulesCreateResult`, `FeeRulesListQuery`, `FeeRulesListItem`,',
+    '`CobGetPath`. The operations step refuses two operations whose names would collide.',
+    '',
+    '## Code samples',
+    '',
+    'Every operation of `openapi.json` carries `x-codeSamples` (Redoc shows them beside the operation), made by',
+    '`scripts/steps/samples.ts` from the operation table, never written in `specs/`: a TypeScript sample (the',
+    "interface's client built for the local sandbox, `npx contrato sandbox`, and the call by its facade method with",
+    "the spec's own example arguments) and a curl sample of the same request against the sandbox, with the",
+    "interface's token request first. Every argument a sample sends is checked with the generated validators: a",
+    'sample they refuse fails the regenerate. `test/docs/samples.test.ts` runs samples of every interface against a',
+    'sandbox.',
     '',
     '## Deterministic, and checked',
     '',

@@ -17,6 +17,9 @@ export async function emitTypes(document: JsonObject, source = 'specs/'): Promis
   const ast = await openapiTS(structuredClone(document) as never, {
     alphabetize: false,
     defaultNonNullable: false,
+    // An object schema that lists no members (`type: object`, shape not shown) accepts any members: its type
+    // is Record<string, unknown>, not openapi-typescript's default Record<string, never> that no value fits.
+    emptyObjectsUnknown: true,
     transform(schema: SchemaObject) {
       const known = (schema as { 'x-known-values'?: unknown })['x-known-values'];
       if (!Array.isArray(known)) return undefined;

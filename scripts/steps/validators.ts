@@ -121,12 +121,68 @@ export function createAjv(): Ajv2020 {
   return ajv;
 }
 
+/** Where a check of an operation's arguments applies: a parameter location or the request body. */
+export type RequestPart = ParameterLocation | 'body';
+
+/**
+ * The compiled validators of an operation's request, in process (the very schemas the standalone module
+ * holds): the problems of `value` as `<pointer> <message>` lines, empty when it is valid. Null when the
+ * operation has no schema for that part.
+ */
+export type RequestCheck = (operationId: string, part: RequestPart) => ((value: unknown) => string[]) | null;
+
+/** The checks emitValidators compiled for a bundle, kept for the steps that run after it on the same bundle. */
+const compiledChecks = new WeakMap<JsonObject, RequestCheck>();
+
+function requestCheckOf(ajv: Ajv2020, base: string): RequestCheck {
+  return (operationId, part) => {
+    const validate = ajv.getSchema(`${base}/operations/${operationId}/${part}`);
+    if (!validate) return null;
+    return (value) =>
+      validate(value) ? [] : (validate.errors ?? []).map((error) => `${error.instancePath || '/'} ${error.message ?? error.keyword}`);
+  };
+}
+
+/**
+ * The request checks of a bundle: those emitValidators compiled for this very document, or the same schemas
+ * compiled now (only the request parts of each operation, compiled when first asked for).
+ */
+export function requestCheckFor(document: JsonObject, interfaceName: string): RequestCheck {
+  const cached = compiledChecks.get(document);
+  if (cached) return cached;
+  const base = `https://contrato.invalid/${interfaceName}`;
+  const componentsId = `${base}/components`;
+  const ajv = createAjv();
+  const components = isObject(document.components) && isObject(document.components.schemas) ? document.components.schemas : {};
+  ajv.addSchema(toAjvSchema({ $id: componentsId, $defs: components }, componentsId) as AnySchemaObject);
+  for (const operation of operationsOf(document)) {
+    const id = operation.operationId;
+    for (const location of parameterLocations) {
+      const schema = parameterSchema(operation, location);
+      if (schema)
+        ajv.addSchema({
+          ...(toAjvSchema(schema, componentsId) as JsonObject),
+          $id: `${base}/operations/${id}/${location}`,
+        } as AnySchemaObject);
+    }
+    if (operation.requestBody) {
+      ajv.addSchema({
+        ...(toAjvSchema(operation.requestBody.schema, componentsId) as JsonObject),
+        $id: `${base}/operations/${id}/body`,
+      } as AnySchemaObject);
+    }
+  }
+  const check = requestCheckOf(ajv, base);
+  compiledChecks.set(document, check);
+  return check;
+}
+
 /** `source`: the spec the document was bundled from, named in the banners (regenerate always names it). */
 export function emitValidators(
   document: JsonObject,
   interfaceName: string,
   source = 'specs/',
-): { code: string; declarations: string; names: ValidatorNames } {
+): { code: string; declarations: string; names: ValidatorNames; requestCheck: RequestCheck } {
   const banner = `/* ${bannerFor('validators', source)} */`;
   const base = `https://contrato.invalid/${interfaceName}`;
   const componentsId = `${base}/components`;
@@ -238,7 +294,9 @@ export function emitValidators(
     'export declare const patternDescriptions: Readonly<Record<string, string>>;',
     '',
   ].join('\n');
-  return { code, declarations: dts, names };
+  const requestCheck = requestCheckOf(ajv, base);
+  compiledChecks.set(document, requestCheck);
+  return { code, declarations: dts, names, requestCheck };
 }
 
 /**

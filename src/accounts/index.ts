@@ -68,6 +68,8 @@ export function createAccountsClient(options: AccountsClientOptions): AccountsCl
 
 export { operationTable, eventTable } from '../../generated/accounts/operations.js';
 export type { components, operations, paths, webhooks } from '../../generated/accounts/types.js';
+/** The named types of every operation: `<Group><Name>Params`, `…Path`, `…Query`, `…Body`, `…Result`, `…Item` (generated/README.md). */
+export type * from '../../generated/accounts/named-types.js';
 export { ChallengeExpiredError, type KeyChallengeFlow, type KeyChallengeInput } from './key-challenge.js';
 export { imageTypeOf, maxImageBytes, type ImageUploadArgs } from './onboarding-image.js';
 export type { RiskAnalysisFlow, RiskAnalysisInput } from './crypto-risk.js';

@@ -21,5 +21,7 @@ export function createCoreBankingClient(options: CoreBankingClientOptions): Core
 
 export { operationTable } from '../../generated/core-banking/operations.js';
 export type { components, operations, paths } from '../../generated/core-banking/types.js';
+/** The named types of every operation: `<Group><Name>Params`, `…Path`, `…Query`, `…Body`, `…Result`, `…Item` (generated/README.md). */
+export type * from '../../generated/core-banking/named-types.js';
 export { coreBankingRateLimits } from './definition.js';
 export * from '../runtime/client-options.js';

@@ -59,6 +59,8 @@ export function createMessagesClient(options: MessagesClientOptions): MessagesCl
 export { messageTable, operationTable } from '../../generated/messages/operations.js';
 export type { MessageName, MessagePayloads } from '../../generated/messages/operations.js';
 export type { components, operations, paths } from '../../generated/messages/types.js';
+/** The named types of every operation: `<Group><Name>Params`, `…Path`, `…Query`, `…Body`, `…Result`, `…Item` (generated/README.md). */
+export type * from '../../generated/messages/named-types.js';
 export { pollMessages, type PollOptions, type PolledBatch } from './poll.js';
 export {
   checkMessage,

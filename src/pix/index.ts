@@ -94,6 +94,8 @@ export function createPixClient(options: PixClientOptions): PixClient {
 
 export { operationTable } from '../../generated/pix/operations.js';
 export type { components, operations, paths } from '../../generated/pix/types.js';
+/** The named types of every operation: `<Group><Name>Params`, `…Path`, `…Query`, `…Body`, `…Result`, `…Item` (generated/README.md). */
+export type * from '../../generated/pix/named-types.js';
 export * from '../runtime/client-options.js';
 export {
   checkPixNotification,

@@ -5,7 +5,7 @@
  * CRYPTO webhook, and the crypto-risk flow 202 → ingest → 201 with 409 for another wallet's running ingest.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { AccountsClient } from '../../src/accounts/index.js';
+import type { AccountsClient, components } from '../../src/accounts/index.js';
 import { createWebhookHandler } from '../../src/events/index.js';
 import { historySize } from '../../src/sandbox/accounts/crypto-risk.js';
 import { accountsSandbox } from '../../src/sandbox/accounts/index.js';
@@ -183,13 +183,15 @@ describe('crypto risk (sections 2.10 and 4.7)', () => {
     expect(progress).toEqual({ status: 'IDLE', persisted: historySize(wallet) });
     const closed = await client.cryptoRiskAnalyses.create({ body: { network: 'ETHEREUM', address: wallet } }).withResponse();
     expect(closed.response.status).toBe(201);
-    expect(closed.data.data).toMatchObject({ network: 'ETHEREUM', address: wallet, historyCovered: progress.persisted! > 0 });
-    expect((await client.cryptoRiskAnalyses.get({ path: { id: closed.data.data.id! } })).data.events).toEqual(closed.data.data.events);
+    // A 201 carries the snapshot (the 202's body is any object).
+    const snapshot = (closed.data as components['schemas']['CryptoRiskSnapshotResponse']).data;
+    expect(snapshot).toMatchObject({ network: 'ETHEREUM', address: wallet, historyCovered: progress.persisted! > 0 });
+    expect((await client.cryptoRiskAnalyses.get({ path: { id: snapshot.id! } })).data.events).toEqual(snapshot.events);
     expect((await client.cryptoRiskAnalyses.list({ query: { network: 'ETHEREUM', address: wallet } })).data).toEqual([
       expect.not.objectContaining({ events: expect.anything() }),
     ]);
     expect(
-      (await problemOf(connect('baas_sandbox', { accountId: 2001 }).cryptoRiskAnalyses.get({ path: { id: closed.data.data.id! } }))).status,
+      (await problemOf(connect('baas_sandbox', { accountId: 2001 }).cryptoRiskAnalyses.get({ path: { id: snapshot.id! } }))).status,
     ).toBe(404);
   });
 

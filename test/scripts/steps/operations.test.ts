@@ -6,7 +6,8 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import type { JsonObject } from '../../../scripts/openapi-model.js';
-import { emitOperations } from '../../../scripts/steps/operations.js';
+import { namedTypeStem } from '../../../scripts/steps/named-types.js';
+import { emitNamedTypes, emitOperations, namedTypesOf } from '../../../scripts/steps/operations.js';
 import { documentOf, fragmentSource, operationAt, scratchDir, squeezed } from './fragments.js';
 
 const scratch = scratchDir('operations-step');
@@ -323,11 +324,16 @@ describe('emitOperations: the facade', () => {
     expect(code).toContain('export type PetShopOperationId = keyof typeof operationTable;');
     expect(code).toContain('export function createPetShopFacade(runtime: FacadeRuntime) {');
     expect(code).toContain('export type PetShopFacade = ReturnType<typeof createPetShopFacade>;');
-    expect(code).toContain('list: (args: OperationArgs<operations["pets.list"]> = {}, options?: CallOptions)');
-    expect(code).toContain('get: (args: OperationArgs<operations["pets.get"]>, options?: CallOptions)');
-    expect(code).toContain('remove: (args: OperationArgs<operations["pets.remove"], "Idempotency-Key">, options?: CallOptions)');
+    // Each signature names the operation's named types, declared from operations[...] with the runtime contract.
+    expect(code).toContain('list: (args: PetsListParams = {}, options?: CallOptions): CallPromise<PetsListResult>');
+    expect(code).toContain('export type PetsListParams = OperationArgs<operations["pets.list"]>;');
+    expect(code).toContain('get: (args: PetsGetParams, options?: CallOptions): CallPromise<PetsGetResult>');
+    expect(code).toContain('export type PetsGetParams = OperationArgs<operations["pets.get"]>;');
+    expect(code).toContain('remove: (args: PetsRemoveParams, options?: CallOptions)');
+    expect(code).toContain('export type PetsRemoveParams = OperationArgs<operations["pets.remove"], "Idempotency-Key">;');
     // The only required header is the idempotency key, which the runtime generates: arguments stay optional.
-    expect(code).toContain('create: (args: OperationArgs<operations["petOwners.create"], "Idempotency-Key"> = {}, options?: CallOptions)');
+    expect(code).toContain('create: (args: PetOwnersCreateParams = {}, options?: CallOptions)');
+    expect(code).toContain('export type PetOwnersCreateParams = OperationArgs<operations["petOwners.create"], "Idempotency-Key">;');
   });
 
   it('documents each method: summary, method and path, provisional reason, idempotency', () => {
@@ -392,6 +398,128 @@ describe('emitOperations: message and event tables', () => {
       'pet.born': { type: 'pet.born', schema: 'PetBorn', operationId: 'events.petBorn', summary: 'A pet is born' },
     });
     expect(module.messageTable).toBeUndefined();
+  });
+});
+
+describe('emitOperations: the named types of every operation', () => {
+  const spec = documentOf({
+    paths: {
+      ...operationAt('/pets', {
+        operationId: 'pets.list',
+        parameters: [
+          { name: 'page', in: 'query', schema: { type: 'integer' } },
+          { name: 'size', in: 'query', schema: { type: 'integer' } },
+        ],
+        'x-pagination': { style: 'full-page', page: 'page', size: 'size', items: 'pets' },
+        responses: {
+          '200': {
+            description: 'a page',
+            content: {
+              'application/json': { schema: { type: 'object', properties: { pets: { type: 'array', items: { type: 'string' } } } } },
+            },
+          },
+        },
+      }),
+      '/pets/{petId}': {
+        put: {
+          operationId: 'pets.replace',
+          'x-idempotency-key': 'Idempotency-Key',
+          parameters: [{ name: 'petId', in: 'path', required: true, schema: { type: 'string' } }, uuidHeader('Idempotency-Key')],
+          requestBody: { required: true, content: { 'application/json': { schema: { type: 'object' } } } },
+          responses: { '204': { description: 'replaced' } },
+        },
+      },
+      ...operationAt(
+        '/token',
+        {
+          operationId: 'auth.token',
+          requestBody: { content: { 'application/x-www-form-urlencoded': { schema: { type: 'object' } } } },
+        },
+        'post',
+      ),
+    },
+  });
+
+  interface Case {
+    readonly operationId: string;
+    /** name -> the type it must be declared as */
+    readonly want: Record<string, string>;
+  }
+  const cases: Case[] = [
+    {
+      operationId: 'pets.list',
+      want: {
+        PetsListParams: 'OperationArgs<operations["pets.list"]>',
+        PetsListQuery: 'NonNullable<operations["pets.list"]["parameters"]["query"]>',
+        PetsListResult: 'OperationResult<operations["pets.list"]>',
+        PetsListItem: 'PageItem<PetsListResult, "pets">',
+      },
+    },
+    {
+      operationId: 'pets.replace',
+      want: {
+        PetsReplaceParams: 'OperationArgs<operations["pets.replace"], "Idempotency-Key">',
+        PetsReplacePath: 'NonNullable<operations["pets.replace"]["parameters"]["path"]>',
+        PetsReplaceBody: 'NonNullable<operations["pets.replace"]["requestBody"]>["content"]["application/json"]',
+        PetsReplaceResult: 'OperationResult<operations["pets.replace"]>',
+      },
+    },
+    {
+      operationId: 'auth.token',
+      want: {
+        AuthTokenParams: 'OperationArgs<operations["auth.token"]>',
+        AuthTokenBody: 'NonNullable<operations["auth.token"]["requestBody"]>["content"]["application/x-www-form-urlencoded"]',
+        AuthTokenResult: 'OperationResult<operations["auth.token"]>',
+      },
+    },
+  ];
+
+  it.each(cases)('$operationId: <Group><Name><Suffix>, only the parts it has', ({ operationId, want }) => {
+    const declared = namedTypesOf(spec).filter((type) => type.operationId === operationId);
+    expect(Object.fromEntries(declared.map((type) => [type.name, type.type]))).toEqual(want);
+    const code = squeezed(emitOperations(spec, 'pets', fragmentSource));
+    for (const [name, type] of Object.entries(want)) expect(code).toContain(`export type ${name} = ${type};`);
+  });
+
+  it('documents each with its call, its route and what it is', () => {
+    expect(squeezed(emitOperations(spec, 'pets', fragmentSource))).toContain(
+      '/** Body of `client.pets.replace()` (`PUT /pets/{petId}`): its request body (when it has one). */ export type PetsReplaceBody',
+    );
+  });
+
+  it('types the paginated walks with the page and its item', () => {
+    const code = squeezed(emitOperations(spec, 'pets', fragmentSource));
+    expect(code).toContain('listPages: (args: PetsListParams = {}, options?: CallOptions): AsyncIterable<PetsListResult>');
+    expect(code).toContain('listItems: (args: PetsListParams = {}, options?: CallOptions): AsyncIterable<PetsListItem>');
+  });
+
+  it('re-exports every one, type-only, from named-types.ts with the banner of the operations step', () => {
+    const barrel = emitNamedTypes(spec, fragmentSource);
+    expect(barrel).toMatch(
+      /^\/\* generated by npm run regenerate \(step: operations, from specs\/fragment\/openapi\.yaml\); do not edit by hand \*\/\n/,
+    );
+    const names = [...barrel.matchAll(/^ {2}(\w+),$/gm)].map((match) => match[1]);
+    expect(names).toEqual(namedTypesOf(spec).map((type) => type.name));
+    expect(squeezed(barrel)).toContain('} from "./operations.js";');
+    expect(barrel).toContain('export type {');
+  });
+
+  it('names the stem after both parts of the operationId', () => {
+    expect(['feeRules.create', 'cob.get', 'pacs008.send', 'rec.getPayload'].map(namedTypeStem)).toEqual([
+      'FeeRulesCreate',
+      'CobGet',
+      'Pacs008Send',
+      'RecGetPayload',
+    ]);
+  });
+
+  it('refuses two operationIds that would make the same names', () => {
+    const spec = documentOf({
+      paths: { ...operationAt('/a', { operationId: 'petsList.get' }), ...operationAt('/b', { operationId: 'pets.listGet' }) },
+    });
+    expect(() => emitOperations(spec, 'pets', fragmentSource)).toThrow(
+      'pets.listGet and petsList.get both get the named type PetsListGetParams: rename one operationId',
+    );
   });
 });
 

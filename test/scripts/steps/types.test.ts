@@ -26,6 +26,12 @@ const cases: TypesCase[] = [
     want: ['Pet: { name: string; age?: number; };'],
   },
   {
+    given: 'an object whose members are not shown (type: object, no properties) takes any member',
+    spec: schemas({ Debtor: { type: 'object', description: 'Inner shape not shown.' } }),
+    want: ['Debtor: Record<string, unknown>;'],
+    wantNot: ['Debtor: Record<string, never>'],
+  },
+  {
     given: 'a closed enum',
     spec: schemas({ Kind: { type: 'string', enum: ['cat', 'dog'] } }),
     want: ['/** @enum {string} */ Kind: "cat" | "dog";'],
