@@ -54,11 +54,22 @@ function redocScriptText(): string {
 async function buildReferencePage(specPath: string, output: string, page: string): Promise<string[]> {
   const { headerHeight, referencePage } = await import('./site-pages.js');
   // Without --inlineBundle: the page imports Redoc's script, which referencePage points at the site's copy.
-  const args = ['build-docs', specPath, '--output', output, '--lint-config', 'off', `--openapi.scrollYOffset=${headerHeight}`];
+  // One config file for Redoc's settings: an --openapi.* flag would replace the whole openapi section, and with it
+  // the code samples' languages (Redoc shows only the listed ones; TypeScript is not a default). JSON is YAML.
+  const config = `${output}.redocly.yaml`;
+  writeFileSync(
+    config,
+    JSON.stringify({
+      telemetry: 'off',
+      openapi: { scrollYOffset: headerHeight, codeSamples: { languages: [{ lang: 'TypeScript' }, { lang: 'curl' }] } },
+    }),
+  );
+  const args = ['build-docs', specPath, '--output', output, '--lint-config', 'off', '--config', config];
   await run(process.execPath, [join(redoclyDir(), 'bin/cli.js'), ...args], {
     env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1' },
     maxBuffer: 16 * 1024 * 1024,
   });
+  rmSync(config, { force: true });
   const { html, routes } = referencePage(readFileSync(output, 'utf8'), page);
   writeFileSync(output, html);
   return routes;
