@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { interfaces, type InterfaceName } from '../interfaces.js';
 import { commandHelp, findCommand, overview, parseArguments, UsageError, type CommandSpec, type ParsedArguments } from './arguments.js';
 import { commands, type CommandName } from './commands.js';
+import { untilSignal } from './signals.js';
 import type { Output } from './format-commands.js';
 import { defaultBasePort, PortInUseError } from './ports.js';
 import type { RunningServer, SandboxSettings } from './servers.js';
@@ -94,19 +95,7 @@ function noPositionals(spec: CommandSpec, parsed: ParsedArguments): void {
  * pressed twice) ends the process at once; the mocks end with it (servers.ts ties them to this process).
  */
 async function untilInterrupted(servers: readonly RunningServer[], output: Output): Promise<number> {
-  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
-  let stopping = false;
-  await new Promise<void>((resolve) => {
-    const onSignal = (): void => {
-      if (stopping) {
-        output.err('contrato: stopped at once');
-        process.exit(130);
-      }
-      stopping = true;
-      resolve();
-    };
-    for (const signal of signals) process.on(signal, onSignal);
-  });
+  await untilSignal(output);
   output.out('stopping…');
   await Promise.all(servers.map((server) => server.stop()));
   return 0;

@@ -19,6 +19,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { docsPort } from '../interfaces.js';
 import type { Output } from './format-commands.js';
 import { assertPortsFree, defaultBasePort, defaultHost, freeLoopbackPort, type PlannedPort, portFor, urlOf } from './ports.js';
+import { untilSignal } from './signals.js';
 
 /** The checkout this CLI runs from (its scripts/regenerate.ts), or null in an installed package. */
 export function checkoutRoot(): string | null {
@@ -442,20 +443,4 @@ export async function watchRegenerate(options: WatchOptions, output: Output): Pr
     rmSync(stateDir, { recursive: true, force: true });
   }
   return 0;
-}
-
-/** Resolves on the first SIGINT, SIGTERM or SIGHUP; a second one ends the process at once. */
-function untilSignal(output: Output): Promise<void> {
-  return new Promise((done) => {
-    let received = false;
-    const onSignal = (): void => {
-      if (received) {
-        output.err('contrato: stopped at once');
-        process.exit(130);
-      }
-      received = true;
-      done();
-    };
-    for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, onSignal);
-  });
 }
