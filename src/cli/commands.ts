@@ -88,6 +88,16 @@ export const commands = [
     ],
   },
   {
+    name: 'changelog',
+    summary: 'write the contract changes of the root CHANGELOG.md: each latest release, the working version and the diff between them',
+    usage: ['changelog [--check]'],
+    options: [{ name: 'check', description: 'change nothing; exit 1 when CHANGELOG.md is stale' }],
+    notes: [
+      'In a checkout of contrato (npm run changelog is the same). Rewrites only the lines between <!-- contract-changes:begin --> and <!-- contract-changes:end -->; exit 2 when they are missing.',
+      'Per interface: the highest specs/releases/<interface>/<version>.json, info.version of generated/<interface>/openapi.json, and what contrato diff reports between them with the release corrections applied.',
+    ],
+  },
+  {
     name: 'format',
     summary: 'check one value against a Brazilian or Pix format',
     usage: ['format <name> <value>'],

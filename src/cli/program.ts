@@ -131,6 +131,9 @@ async function runCommand(name: CommandName, parsed: ParsedArguments, context: R
       });
     case 'diff':
       return (await import('./document-commands.js')).diffCommand([...parsed.positionals], stringOption(parsed, 'corrections'));
+    case 'changelog':
+      noPositionals(spec, parsed);
+      return (await import('./changelog-command.js')).changelogCommand({ check: parsed.options.has('check') }, output);
     case 'format':
       return (await import('./format-commands.js')).formatCommand(parsed.positionals, output);
     case 'brcode': {
