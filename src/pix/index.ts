@@ -96,6 +96,8 @@ export { operationTable } from '../../generated/pix/operations.js';
 export type { components, operations, paths } from '../../generated/pix/types.js';
 /** The named types of every operation: `<Group><Name>Params`, `…Path`, `…Query`, `…Body`, `…Result`, `…Item` (generated/README.md). */
 export type * from '../../generated/pix/named-types.js';
+// The payload locations' operations (`locations.cob()`, `.cobv()`, `.rec()`) have named types too.
+export type * from '../../generated/pix-location/named-types.js';
 export * from '../runtime/client-options.js';
 export {
   checkPixNotification,

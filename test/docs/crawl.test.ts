@@ -12,7 +12,12 @@
  * a page (Redoc's deep links: thousands), each kind spread over the pages — so every file and every section
  * is opened within the bound (asserted), and the count is printed. The site has about 2,900 internal URLs;
  * `CONTRATO_CRAWL_LIMIT=3000` opens them all (half an hour).
+ *
+ * Then every operation of every reference page, reached through its sidebar link in one tab per page
+ * (Redoc renders an operation's panel only when it is shown): its request samples offer TypeScript first
+ * and curl in the language menu.
  */
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -189,4 +194,71 @@ describe('documentation site crawled in Chromium, every link opened as a fresh p
     // The sidebar's sections of each reference page were among the links.
     for (const info of interfaces) expect([...opened].some((url) => url.startsWith(`${site.url}/${info.name}.html#/`))).toBe(true);
   }, 900_000);
+
+  it('shows a TypeScript and a curl sample on every operation of every reference page', async () => {
+    const missing: string[] = [];
+    let shown = 0;
+    for (const info of interfaces) {
+      const bundle = JSON.parse(readFileSync(join(projectRoot, 'generated', info.name, 'openapi.json'), 'utf8')) as {
+        paths: Record<string, Record<string, unknown>>;
+      };
+      const methods = new Set(['get', 'put', 'post', 'patch', 'delete']);
+      // Redoc's operation slug is the operationId in lower case; the webhook deliveries (`#/events/…`) are no calls.
+      const operations = new Set(
+        Object.values(bundle.paths).flatMap((item) =>
+          Object.entries(item)
+            .filter(([method]) => methods.has(method))
+            .map(([, operation]) => (operation as { operationId: string }).operationId.toLowerCase()),
+        ),
+      );
+      const tab = await context.newPage();
+      try {
+        await tab.goto(`${site.url}/${info.name}.html`, { waitUntil: 'networkidle' });
+        // The sidebar's operation links (`#/<tag>/<operation>`); it lists a group's operations once the group is open.
+        const linksOfDepth = async (depth: number): Promise<string[]> =>
+          (await tab.evaluate(`[...new Set([...document.querySelectorAll('a[href*="#/"]')]
+            .map((a) => new URL(a.href).hash)
+            .filter((hash) => hash.indexOf('#', 1) < 0 && hash.split('/').filter(Boolean).length === ${depth + 1}))]`)) as string[];
+        const hashes = new Set<string>();
+        for (const group of await linksOfDepth(1)) {
+          // A click, as a reader opens a group: the sidebar then lists its operations.
+          await tab.locator(`nav a[href="${group}"], aside a[href="${group}"], a[href="${group}"]`).first().click();
+          // Its operations' links appear as the group opens (a group of text only has none: the count below tells).
+          await tab
+            .waitForFunction(`document.querySelectorAll('a[href^="${group}/"]').length > 0`, undefined, { timeout: 5_000 })
+            .catch(() => undefined);
+          for (const hash of await linksOfDepth(2)) hashes.add(hash);
+        }
+        const operationHashes = [...hashes].filter((hash) => operations.has(hash.slice(hash.lastIndexOf('/') + 1)));
+        expect(operationHashes.length, `${info.name}: sidebar links to operations`).toBe(operations.size);
+        for (const hash of operationHashes) {
+          await tab.evaluate(`location.hash = ${JSON.stringify(hash)}`);
+          const section = tab.locator(`[data-section-id="${hash.slice(1)}"]`);
+          const language = section.locator('button', { hasText: 'TypeScript' }).first();
+          try {
+            await language.click({ timeout: 10_000 });
+          } catch {
+            missing.push(`${info.name}.html${hash}: no TypeScript sample`);
+            continue;
+          }
+          // Redoc renders the open language menu at the end of the page, outside the section.
+          const menu = tab.locator('[role="menu"]:visible');
+          await menu
+            .getByRole('menuitem', { name: 'curl' })
+            .waitFor({ timeout: 5_000 })
+            .catch(() => undefined);
+          const items = (await menu.getByRole('menuitem').allTextContents()).map((item) => item.trim());
+          if (!items.includes('curl')) missing.push(`${info.name}.html${hash}: languages ${items.join(', ')}`);
+          else shown += 1;
+          // Its own button closes it again, so that no open menu covers the next operation's.
+          await language.click({ timeout: 5_000 });
+          await menu.waitFor({ state: 'hidden', timeout: 5_000 });
+        }
+      } finally {
+        await tab.close();
+      }
+    }
+    console.log(`${shown} operations show a TypeScript and a curl sample`);
+    expect(missing).toEqual([]);
+  }, 600_000);
 });

@@ -34,7 +34,15 @@ import type {
 } from '../../src/core-banking/index.js';
 import { interfaces } from '../../src/interfaces.js';
 import type { MessagePayloads, MessagesClient, Pacs008SendBody, Pacs008SendParams, Pacs008SendResult } from '../../src/messages/index.js';
-import type { CobGetResult, CobReplaceBody, CobReplaceParams, CobReplacePath, CobReplaceResult, PixClient } from '../../src/pix/index.js';
+import type {
+  CobGetResult,
+  CobPayloadGetPath,
+  CobReplaceBody,
+  CobReplaceParams,
+  CobReplacePath,
+  CobReplaceResult,
+  PixClient,
+} from '../../src/pix/index.js';
 
 /** True when each of A and B is assignable to the other. */
 type Mutual<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
@@ -73,6 +81,9 @@ describe('named types: the facade names them', () => {
     expectTypeOf<Mutual<CobReplaceResult, ResultOf<Replace>>>().toEqualTypeOf<true>();
     expectTypeOf<Mutual<CobGetResult, ResultOf<PixClient['cob']['get']>>>().toEqualTypeOf<true>();
     expectTypeOf<CobReplacePath['txid']>().toEqualTypeOf<string>();
+    // The payload locations' operations (pix-location) are named under contrato/pix too.
+    expectTypeOf<CobPayloadGetPath>().not.toBeAny();
+    expectTypeOf<CobPayloadGetPath['pixUrlAccessToken']>().toEqualTypeOf<string>();
     expectTypeOf<CobReplaceParams['body']>().toEqualTypeOf<CobReplaceBody>();
     const args: CobReplaceParams = {
       path: { txid: 'pdv20241115loja01pedido0087' },
@@ -106,8 +117,6 @@ describe('named types: the facade names them', () => {
 });
 
 describe('named types: every operation has them, every subpath exports them', () => {
-  const main = interfaces.filter((info, index) => interfaces.findIndex((other) => other.interfaceName === info.interfaceName) === index);
-
   it.each(interfaces.map((info) => [info.name] as const))('%s: Params and Result of every operation in named-types.ts', (name) => {
     const bundle = JSON.parse(readFileSync(bundledSpecPath(name), 'utf8')) as JsonObject;
     const barrel = readFileSync(join(projectRoot, 'generated', name, 'named-types.ts'), 'utf8');
@@ -120,7 +129,8 @@ describe('named types: every operation has them, every subpath exports them', ()
     }
   });
 
-  it.each(main.map((info) => [info.interfaceName, info.name] as const))('contrato/%s re-exports them', (subpath, name) => {
+  // Every document's, pix-location's through contrato/pix with the readers of the payload locations.
+  it.each(interfaces.map((info) => [info.interfaceName, info.name] as const))('contrato/%s re-exports those of %s', (subpath, name) => {
     const index = readFileSync(join(projectRoot, 'src', subpath, 'index.ts'), 'utf8');
     expect(index).toContain(`export type * from '../../generated/${name}/named-types.js';`);
   });
