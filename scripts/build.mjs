@@ -67,6 +67,8 @@ const copy = (from, to) => {
   }
 };
 copy(join(root, 'generated'), join(root, 'dist/generated'));
+// The SQL migrations of contrato/postgres, read beside the compiled module that applies them.
+cpSync(join(root, 'src/postgres/migrations'), join(root, 'dist/src/postgres/migrations'), { recursive: true });
 
 // A CommonJS consumer's TypeScript (module node16, a package without "type": "module") may not import an ES
 // module's declarations (TS1479): the .d.cts twins describe the same modules as CommonJS, which is what the

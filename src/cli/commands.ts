@@ -98,6 +98,16 @@ export const commands = [
     ],
   },
   {
+    name: 'db',
+    summary: 'create or update the PostgreSQL tables of contrato/postgres (inbox, poll cursors, call journal, rate limit)',
+    usage: ['db migrate <DATABASE_URL> [--schema <name>]'],
+    options: [{ name: 'schema', value: '<name>', description: 'the schema that holds the tables (default contrato)' }],
+    notes: [
+      'Applies the SQL files shipped in the package that the database has not seen, each once, in a transaction of its own; a second run changes nothing.',
+      'Needs the pg package beside contrato (npm install pg). DATABASE_URL may also come from the environment when the argument is left out.',
+    ],
+  },
+  {
     name: 'format',
     summary: 'check one value against a Brazilian or Pix format',
     usage: ['format <name> <value>'],

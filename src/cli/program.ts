@@ -134,6 +134,8 @@ async function runCommand(name: CommandName, parsed: ParsedArguments, context: R
     case 'changelog':
       noPositionals(spec, parsed);
       return (await import('./changelog-command.js')).changelogCommand({ check: parsed.options.has('check') }, output);
+    case 'db':
+      return (await import('./db-command.js')).dbCommand(parsed.positionals, stringOption(parsed, 'schema'), output);
     case 'format':
       return (await import('./format-commands.js')).formatCommand(parsed.positionals, output);
     case 'brcode': {

@@ -29,7 +29,7 @@ describe('package.json exports', () => {
     expect(Object.keys(exportsField[`./${name}`] as object)[0]).toBe('require');
   });
 
-  it.each(['.', './events', './formats'])('%s has the same two faces', (subpath) => {
+  it.each(['.', './events', './formats', './postgres'])('%s has the same two faces', (subpath) => {
     expect(exportsField[subpath]).toEqual(moduleEntry(subpath === '.' ? './dist/src/index' : `./dist/src/${subpath.slice(2)}/index`));
   });
 
@@ -54,11 +54,12 @@ describe('package.json exports', () => {
     },
   );
 
-  it('exports nothing an interface definition does not account for, besides the root, events, formats and package.json', () => {
+  it('exports nothing an interface definition does not account for, besides the root, events, formats, postgres and package.json', () => {
     const expected = new Set([
       '.',
       './events',
       './formats',
+      './postgres',
       './package.json',
       ...definitions.map((definition) => `./${definition.name}`),
       ...definitions.flatMap((definition) => definition.documents.map((document) => `./specs/${document.name}.json`)),
