@@ -5,7 +5,8 @@
  * subpath under strict settings and runs it against the Prism mocks; `require()` of the package, the bin, and
  * `npx contrato` in the checkout with no build; the tarball holds the license and the changelog and no tests
  * or scripts; publint, attw (every resolution mode) and `npm publish --dry-run` are clean; the lockfile records
- * no download address; and bundling one interface pulls in no other interface's validators.
+ * no download address; bundling one interface pulls in no other interface's validators; and contrato/postgres
+ * imports without its optional peer pg.
  */
 import { execFile, execFileSync, spawnSync } from 'node:child_process';
 import { promisify } from 'node:util';
@@ -295,6 +296,38 @@ describe('the packed contrato', () => {
     );
     expect(run.stderr).toBe('');
     expect(run.stdout.trim()).toBe('true function true');
+  });
+
+  it('imports contrato/postgres without pg installed (an optional peer), its SQL migrations shipped beside it', () => {
+    expect(existsSync(join(consumer, 'node_modules/pg'))).toBe(false);
+    const files = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).split('\n');
+    const shipped = files.filter((file) => file.startsWith('package/dist/src/postgres/migrations/') && file.endsWith('.sql'));
+    expect(shipped.length).toBeGreaterThanOrEqual(4);
+    const run = spawnSync(
+      process.execPath,
+      [
+        '-e',
+        [
+          "const viaRequire = require('contrato/postgres');",
+          "import('contrato/postgres').then((m) => console.log(m.migrations().map((each) => each.id).join(','), typeof m.migrate, viaRequire.migrate === m.migrate));",
+        ].join(' '),
+      ],
+      { cwd: consumer, encoding: 'utf8' },
+    );
+    expect(run.stderr).toBe('');
+    const ids = shipped.map((file) => file.slice(file.lastIndexOf('/') + 1, -'.sql'.length)).sort();
+    expect(run.stdout.trim()).toBe(`${ids.join(',')} function true`);
+    // The command that needs pg says so in one line, and exits 2.
+    const migrate = spawnSync(
+      process.execPath,
+      [join(consumer, 'node_modules/contrato/bin/contrato.js'), 'db', 'migrate', 'postgres://someone@127.0.0.1:1/db'],
+      {
+        cwd: consumer,
+        encoding: 'utf8',
+      },
+    );
+    expect(migrate.status).toBe(2);
+    expect(migrate.stderr).toBe('contrato: db migrate needs the pg package beside contrato: npm install pg\n');
   });
 
   it('runs the contrato bin', () => {
