@@ -94,6 +94,11 @@ export interface CallOptions {
   readonly signal?: AbortSignal;
   /** Idempotency key to send; one is generated when the operation takes a key and none is given. */
   readonly idempotencyKey?: string;
+  /**
+   * Your business reference of this call (an order id), with the client option `journal`: it maps to one
+   * idempotency key for good, so the call repeated after a crash is sent with the key of the first.
+   */
+  readonly reference?: string;
   /** Time limit of each attempt, overriding the client's. */
   readonly timeoutMs?: number;
   /** Retries after the first attempt, overriding the client's policy. */
