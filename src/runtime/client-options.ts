@@ -5,8 +5,9 @@
 import type { OperationInfo } from './contract.js';
 import type { ResponseValidation } from './runtime.js';
 import { ConfigurationError } from './errors.js';
+import type { IdempotencyJournal } from './journal.js';
 import type { Logger } from './logging.js';
-import type { RateLimit } from './rate-limiter.js';
+import type { RateLimit, RequestLimiter } from './rate-limiter.js';
 import type { RetryPolicy } from './retry.js';
 import type { TlsOptions, TransportOptions } from './transport.js';
 
@@ -31,6 +32,17 @@ export interface ClientOptions {
   readonly timeoutMs?: number;
   /** Client-side limits; false (or absent where the interface publishes none) turns the limiter off. */
   readonly rateLimit?: readonly RateLimit[] | false;
+  /**
+   * A limiter of your own in place of the client's memory one, e.g. contrato/postgres `postgresRateLimiter`,
+   * which every process of a credential shares; not together with `rateLimit`.
+   */
+  readonly rateLimiter?: RequestLimiter;
+  /**
+   * Journal of keyed calls (`memoryIdempotencyJournal()`, or contrato/postgres `postgresIdempotencyJournal`
+   * shared by every process): a call's key is recorded before it is sent, so after a crash
+   * `client.resumeInDoubt()` or the same `reference` again re-sends it with its original key.
+   */
+  readonly journal?: IdempotencyJournal;
   /** Receives request, response, retry and token events, already redacted. */
   readonly logger?: Logger;
   /** Mask CPF/CNPJ in logs (default true). */
@@ -55,6 +67,8 @@ export const commonOptionNames = [
   'retry',
   'timeoutMs',
   'rateLimit',
+  'rateLimiter',
+  'journal',
   'logger',
   'maskDocuments',
   'routes',
@@ -95,4 +109,16 @@ export type { CallPromise, CallResponse } from './contract.js';
 export type { TlsOptions } from './transport.js';
 export type { LogEvent, Logger } from './logging.js';
 export type { RetryPolicy } from './retry.js';
-export type { RateLimit } from './rate-limiter.js';
+export type { RateLimit, RequestLimiter } from './rate-limiter.js';
+export {
+  type IdempotencyJournal,
+  type InDoubtQuery,
+  type JournalEntry,
+  type JournalEntryId,
+  type JournalOutcome,
+  type JournalState,
+  memoryIdempotencyJournal,
+  type NewJournalEntry,
+  type ResumedCall,
+  type ResumeOptions,
+} from './journal.js';

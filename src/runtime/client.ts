@@ -10,7 +10,7 @@ import type { InterfaceDefinition, OperationTable } from './definition.js';
 import { createRuntime, type DocumentChecks, type RuntimeOptions } from './runtime.js';
 import { ConfigurationError } from './errors.js';
 import type { Step } from './pipeline.js';
-import { RateLimiter } from './rate-limiter.js';
+import { type RateLimit, RateLimiter, type RequestLimiter } from './rate-limiter.js';
 import { TokenCache } from './token-cache.js';
 import { requestToken } from './token-request.js';
 import { checkBaseUrl, type TlsOptions, Transport } from './transport.js';
@@ -73,6 +73,19 @@ function checkOptionNames(definition: InterfaceDefinition<never>, options: objec
   }
 }
 
+/** The caller's limiter, else a memory one over the caller's windows or the interface's published ones; `false` turns it off. */
+function limiterOf(options: CommonClientOptions, published: readonly RateLimit[] | undefined): RequestLimiter | undefined {
+  if (options.rateLimiter !== undefined) {
+    if (options.rateLimit !== undefined)
+      throw new ConfigurationError('rateLimit and rateLimiter exclude each other: the windows belong in the limiter you pass');
+    if (typeof options.rateLimiter?.acquire !== 'function')
+      throw new ConfigurationError('rateLimiter must have an acquire(signal) method returning a promise');
+    return options.rateLimiter;
+  }
+  const limits = options.rateLimit === false ? undefined : (options.rateLimit ?? published);
+  return limits ? new RateLimiter(limits) : undefined;
+}
+
 export function createClientCore<Options extends CommonClientOptions>(
   definition: InterfaceDefinition<Options>,
   table: OperationTable,
@@ -96,9 +109,8 @@ export function createClientCore<Options extends CommonClientOptions>(
       return token;
     },
   });
-  const limits = options.rateLimit === false ? undefined : (options.rateLimit ?? definition.client.defaultRateLimits);
   // One limiter per client: forAccount() and the other runtimes of a client share its budget.
-  const rateLimiter = limits ? new RateLimiter(limits) : undefined;
+  const rateLimiter = limiterOf(options, definition.client.defaultRateLimits);
   const [main] = definition.documents;
   const loadMain = async (): Promise<DocumentChecks> => {
     const modules = await main.load();

@@ -2,12 +2,36 @@
  * Client-side rate limiting over one or more windows (section 8 publishes 1000 requests per minute and
  * 10000 per hour for the administrative API): a call waits for room in every window instead of collecting 429s.
  */
+import { ConfigurationError } from './errors.js';
+
 export interface RateLimit {
   readonly limit: number;
   readonly intervalMs: number;
 }
 
-export class RateLimiter {
+/**
+ * What a client needs of a limiter: wait for room, then count the request. The memory RateLimiter below
+ * counts one process's requests; a shared one (contrato/postgres `postgresRateLimiter`) counts every
+ * process's, and is handed to a client as its `rateLimiter` option.
+ */
+export interface RequestLimiter {
+  /** Resolves when one more request may be sent, and counts it; rejects with the signal's reason when it is aborted first. */
+  acquire(signal?: AbortSignal): Promise<void>;
+}
+
+/** Refuses windows that could never admit a request or never measure one (a limit below 1, an empty interval). */
+export function checkRateLimits(limits: readonly RateLimit[], optionName = 'rateLimit'): void {
+  for (const [index, window] of limits.entries()) {
+    if (!Number.isSafeInteger(window.limit) || window.limit < 1)
+      throw new ConfigurationError(`${optionName}[${index}].limit must be a whole number of requests of at least 1, not ${window.limit}`);
+    if (!Number.isFinite(window.intervalMs) || window.intervalMs <= 0)
+      throw new ConfigurationError(
+        `${optionName}[${index}].intervalMs must be a positive number of milliseconds, not ${window.intervalMs}`,
+      );
+  }
+}
+
+export class RateLimiter implements RequestLimiter {
   private readonly windows: { readonly rule: RateLimit; readonly sent: number[] }[];
 
   constructor(
@@ -15,6 +39,7 @@ export class RateLimiter {
     private readonly now: () => number = Date.now,
     private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void> = defaultSleep,
   ) {
+    checkRateLimits(limits);
     this.windows = limits.map((rule) => ({ rule, sent: [] }));
   }
 

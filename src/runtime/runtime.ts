@@ -32,7 +32,7 @@ import {
   type CallState,
 } from './pipeline.js';
 import { nextPosition } from './paging.js';
-import { defaultSleep, type RateLimiter } from './rate-limiter.js';
+import { defaultSleep, type RequestLimiter } from './rate-limiter.js';
 import { type RetryPolicy, retryableStatuses, retryAfterMs } from './retry.js';
 import { type ClientCredentials, defaultSteps } from './steps/index.js';
 import type { TokenCache } from './token-cache.js';
@@ -66,7 +66,7 @@ export interface RuntimeOptions {
   readonly retry?: Partial<RetryPolicy>;
   /** Time limit of each attempt (default 30 s). */
   readonly timeoutMs?: number;
-  readonly rateLimiter?: RateLimiter;
+  readonly rateLimiter?: RequestLimiter;
   readonly logger?: Logger;
   /** Mask CPF/CNPJ in logs and in what errors carry (default true). */
   readonly maskDocuments?: boolean;

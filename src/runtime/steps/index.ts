@@ -10,7 +10,7 @@
  * own steps to this list through its definition (e.g. a child-account header before validation).
  */
 import type { Step } from '../pipeline.js';
-import type { RateLimiter } from '../rate-limiter.js';
+import type { RequestLimiter } from '../rate-limiter.js';
 import { type AuthServices, authStep } from './auth.js';
 import { idempotencyKeyStep } from './idempotency.js';
 import { rateLimitStep } from './rate-limit.js';
@@ -24,7 +24,7 @@ export interface StepServices {
   readonly now: () => Date;
   readonly retry: RetryServices;
   readonly auth: AuthServices;
-  readonly rateLimiter?: RateLimiter | undefined;
+  readonly rateLimiter?: RequestLimiter | undefined;
   readonly timeoutMs?: number | undefined;
   readonly send: SendServices;
 }

@@ -1,8 +1,11 @@
-/** Waits for the client-side rate limiter before each request (retries and renewals included: each is a request). */
+/**
+ * Waits for the client's limiter before each request (retries and renewals included: each is a request).
+ * The limiter is the client's memory RateLimiter, or one shared by several processes (`rateLimiter` option).
+ */
 import type { Step } from '../pipeline.js';
-import type { RateLimiter } from '../rate-limiter.js';
+import type { RequestLimiter } from '../rate-limiter.js';
 
-export function rateLimitStep(limiter: RateLimiter): Step {
+export function rateLimitStep(limiter: RequestLimiter): Step {
   return {
     name: 'rate-limit',
     async run(call, next) {
