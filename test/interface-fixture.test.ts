@@ -172,7 +172,7 @@ describe('a fifth interface through its definition alone', () => {
       } as never),
     ).toThrow(
       new ConfigurationError(
-        'widgets client: unknown option timeoutMS (did you mean timeoutMs?); known options: baseUrl, clientId, clientSecret, tls, proxy, dispatcher, tokenSkewSeconds, responseValidation, retry, timeoutMs, rateLimit, rateLimiter, logger, maskDocuments, routes',
+        'widgets client: unknown option timeoutMS (did you mean timeoutMs?); known options: baseUrl, clientId, clientSecret, tls, proxy, dispatcher, tokenSkewSeconds, responseValidation, retry, timeoutMs, rateLimit, rateLimiter, journal, logger, maskDocuments, routes',
       ),
     );
   });

@@ -5,6 +5,7 @@
 import type { OperationInfo } from './contract.js';
 import type { ResponseValidation } from './runtime.js';
 import { ConfigurationError } from './errors.js';
+import type { IdempotencyJournal } from './journal.js';
 import type { Logger } from './logging.js';
 import type { RateLimit, RequestLimiter } from './rate-limiter.js';
 import type { RetryPolicy } from './retry.js';
@@ -36,6 +37,12 @@ export interface ClientOptions {
    * which every process of a credential shares; not together with `rateLimit`.
    */
   readonly rateLimiter?: RequestLimiter;
+  /**
+   * Journal of keyed calls (`memoryIdempotencyJournal()`, or contrato/postgres `postgresIdempotencyJournal`
+   * shared by every process): a call's key is recorded before it is sent, so after a crash
+   * `client.resumeInDoubt()` or the same `reference` again re-sends it with its original key.
+   */
+  readonly journal?: IdempotencyJournal;
   /** Receives request, response, retry and token events, already redacted. */
   readonly logger?: Logger;
   /** Mask CPF/CNPJ in logs (default true). */
@@ -61,6 +68,7 @@ export const commonOptionNames = [
   'timeoutMs',
   'rateLimit',
   'rateLimiter',
+  'journal',
   'logger',
   'maskDocuments',
   'routes',
@@ -102,3 +110,15 @@ export type { TlsOptions } from './transport.js';
 export type { LogEvent, Logger } from './logging.js';
 export type { RetryPolicy } from './retry.js';
 export type { RateLimit, RequestLimiter } from './rate-limiter.js';
+export {
+  type IdempotencyJournal,
+  type InDoubtQuery,
+  type JournalEntry,
+  type JournalEntryId,
+  type JournalOutcome,
+  type JournalState,
+  memoryIdempotencyJournal,
+  type NewJournalEntry,
+  type ResumedCall,
+  type ResumeOptions,
+} from './journal.js';

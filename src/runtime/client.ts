@@ -9,6 +9,7 @@ import type { FacadeRuntime } from './contract.js';
 import type { InterfaceDefinition, OperationTable } from './definition.js';
 import { createRuntime, type DocumentChecks, type RuntimeOptions } from './runtime.js';
 import { ConfigurationError } from './errors.js';
+import { checkJournal, type ResumedCall, type ResumeOptions, resumeInDoubtCalls } from './journal.js';
 import type { Step } from './pipeline.js';
 import { type RateLimit, RateLimiter, type RequestLimiter } from './rate-limiter.js';
 import { TokenCache } from './token-cache.js';
@@ -33,6 +34,11 @@ export interface ClientCore {
     rotateCertificate(tls: TlsOptions): void;
     /** Closes the connections; calls after it fail. */
     close(): Promise<void>;
+    /**
+     * Re-sends every call the `journal` holds in doubt (sent, outcome unknown: the process died or the answer
+     * was lost) with its original key and arguments, records each outcome and reports it.
+     */
+    resumeInDoubt(options?: ResumeOptions): Promise<ResumedCall[]>;
   };
 }
 
@@ -128,12 +134,13 @@ export function createClientCore<Options extends CommonClientOptions>(
     ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
     ...(rateLimiter ? { rateLimiter } : {}),
     ...(options.logger ? { logger: options.logger } : {}),
+    ...(options.journal !== undefined ? { journal: { journal: checkJournal(options.journal), scope: definition.name } } : {}),
     maskDocuments: options.maskDocuments ?? true,
     secrets: () => [...tokenRequest.secrets, tokens.peek() ?? ''],
   };
   const interfaceSteps = definition.client.steps;
 
-  return {
+  const core: ClientCore = {
     baseUrl,
     operations,
     runtime(variant = {}) {
@@ -156,6 +163,13 @@ export function createClientCore<Options extends CommonClientOptions>(
     lifecycle: {
       rotateCertificate: (tls) => transport.rotate(tls),
       close: () => transport.close(),
+      // A method of the client, not a function taking one: it resumes with the client's own journal and
+      // scope, and calls each operation by id through the client's own steps and credentials.
+      async resumeInDoubt(resumeOptions) {
+        if (!shared.journal) throw new ConfigurationError(`${definition.name} client: resumeInDoubt needs the client option journal`);
+        return resumeInDoubtCalls(core.runtime(), shared.journal.journal, shared.journal.scope, resumeOptions);
+      },
     },
   };
+  return core;
 }

@@ -19,6 +19,7 @@ import {
   type ValidationIssue,
   withCallContext,
 } from './errors.js';
+import type { IdempotencyJournal } from './journal.js';
 import { type Logger, redact } from './logging.js';
 import {
   type Answer,
@@ -67,6 +68,8 @@ export interface RuntimeOptions {
   /** Time limit of each attempt (default 30 s). */
   readonly timeoutMs?: number;
   readonly rateLimiter?: RequestLimiter;
+  /** The journal of keyed calls and the scope (the interface) its entries are written under. */
+  readonly journal?: { readonly journal: IdempotencyJournal; readonly scope: string };
   readonly logger?: Logger;
   /** Mask CPF/CNPJ in logs and in what errors carry (default true). */
   readonly maskDocuments?: boolean;
@@ -120,6 +123,7 @@ export function createRuntime(options: RuntimeOptions): FacadeRuntime {
       onRenewal: (id) => log('info', 'token')(id, { renewedAfter401: true }),
     },
     rateLimiter: options.rateLimiter,
+    ...(options.journal ? { journal: { ...options.journal, scrub, onSettleFailure: log('warn', 'journal') } } : {}),
     timeoutMs: options.timeoutMs,
     send: {
       baseUrl: options.baseUrl,
@@ -234,6 +238,8 @@ export function createRuntime(options: RuntimeOptions): FacadeRuntime {
 
   async function call(operationId: string, args: object, callOptions?: CallOptions): Promise<Answered<unknown>> {
     const info = infoOf(operationId);
+    if (callOptions?.reference !== undefined && !options.journal)
+      throw new ConfigurationError(`${operationId}: a reference needs the client option journal, where it is kept`, { operationId });
     const checks = await checksOf(operationId);
     const state: CallState = { attempts: 0, idempotencyKey: undefined, maybeExecuted: false };
     const outcome = await run({

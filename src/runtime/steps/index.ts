@@ -1,8 +1,10 @@
 /**
  * The default steps of a call, in order:
  *
- *   canonical-headers → idempotency-key → validate → retry → auth → rate-limit → timeout → send
+ *   canonical-headers → idempotency-key → validate → [journal] → retry → auth → rate-limit → timeout → send
  *
+ * The journal (with the client option `journal`) writes a keyed call down after it passed validation and
+ * before its first attempt, and settles it once the retries are over.
  * The key comes before validation because the key header is a declared (often required) parameter;
  * validation comes before anything that waits or sends, so a bad call fails at once. Retry wraps auth,
  * rate limit, timeout and send because each attempt is a request of its own: it is counted by the
@@ -13,6 +15,7 @@ import type { Step } from '../pipeline.js';
 import type { RequestLimiter } from '../rate-limiter.js';
 import { type AuthServices, authStep } from './auth.js';
 import { idempotencyKeyStep } from './idempotency.js';
+import { type JournalServices, journalStep } from './journal.js';
 import { rateLimitStep } from './rate-limit.js';
 import { type RetryServices, retryStep } from './retry.js';
 import { type SendServices, sendStep } from './send.js';
@@ -25,6 +28,8 @@ export interface StepServices {
   readonly retry: RetryServices;
   readonly auth: AuthServices;
   readonly rateLimiter?: RequestLimiter | undefined;
+  /** The journal of keyed calls; without one no journal step is in the list. */
+  readonly journal?: JournalServices | undefined;
   readonly timeoutMs?: number | undefined;
   readonly send: SendServices;
 }
@@ -34,6 +39,7 @@ export function defaultSteps(services: StepServices): Step[] {
     canonicalHeadersStep,
     idempotencyKeyStep,
     validateStep(services.scrub, services.now),
+    ...(services.journal ? [journalStep(services.journal)] : []),
     retryStep(services.retry),
     authStep(services.auth),
     ...(services.rateLimiter ? [rateLimitStep(services.rateLimiter)] : []),
@@ -44,6 +50,7 @@ export function defaultSteps(services: StepServices): Step[] {
 
 export { authStep, type ClientCredentials } from './auth.js';
 export { idempotencyKeyStep } from './idempotency.js';
+export { journalOutcomeOf, journalStep } from './journal.js';
 export { rateLimitStep } from './rate-limit.js';
 export { policyOf, retryStep, waitBeforeRetry } from './retry.js';
 export { buildRequest, isConnectionFailure, neverSent, sendStep } from './send.js';
