@@ -16,3 +16,10 @@ export {
   type SchemaOptions,
 } from './database.js';
 export { type MigrateResult, type Migration, migrate, migrations } from './migrate.js';
+export {
+  type PostgresRateLimiter,
+  type PostgresRateLimiterOptions,
+  postgresRateLimiter,
+  rateLimitBucket,
+  SharedRateLimitError,
+} from './rate-limit.js';
