@@ -63,6 +63,15 @@ export type { components, operations, paths } from '../../generated/messages/typ
 export type * from '../../generated/messages/named-types.js';
 export { pollMessages, type PollOptions, type PolledBatch } from './poll.js';
 export {
+  type AcquiredLease,
+  type CursorLeases,
+  type HeldLease,
+  type LeaseEvent,
+  type LeasedPollOptions,
+  memoryCursorLeases,
+  pollMessagesLeased,
+} from './cursor-lease.js';
+export {
   checkMessage,
   isMessageName,
   MessageValidationError,

@@ -16,6 +16,7 @@ export {
   type SchemaOptions,
 } from './database.js';
 export { type MigrateResult, type Migration, migrate, migrations } from './migrate.js';
+export { postgresCursorLeases } from './cursors.js';
 export {
   type PostgresRateLimiter,
   type PostgresRateLimiterOptions,
