@@ -58,12 +58,19 @@ export async function startTestDatabase(): Promise<TestDatabase> {
   await server.start();
   const url = `postgres://postgres:${password}@127.0.0.1:${port}/postgres`;
   const pool = new pg.Pool({ connectionString: url, max: 10 });
+  const open = new Set<pg.PoolClient>();
+  pool.on('connect', (client) => open.add(client));
+  pool.on('remove', (client) => open.delete(client));
   return {
     url,
     pool,
     freshSchema,
     async stop() {
       await pool.end();
+      // pool.end() resolves before its connections have closed; a connection still closing when the server
+      // stops gets the shutdown as an error event nobody listens to, which fails the test file.
+      const deadline = Date.now() + 5_000;
+      while (open.size > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
       await server.stop();
       rmSync(databaseDir, { recursive: true, force: true });
     },
