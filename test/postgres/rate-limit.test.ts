@@ -15,6 +15,9 @@ let database: TestDatabase;
 
 beforeAll(async () => {
   database = await startTestDatabase();
+  // pg.Pool's end() resolves before its idle connections have closed; the server's shutdown then reaches one
+  // as an 'error' event of the pool, which would be an uncaught exception without a listener.
+  database.pool.on('error', () => {});
 }, 60_000);
 
 afterAll(async () => {
