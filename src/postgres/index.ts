@@ -24,3 +24,4 @@ export {
   rateLimitBucket,
   SharedRateLimitError,
 } from './rate-limit.js';
+export { postgresIdempotencyJournal } from './journal.js';

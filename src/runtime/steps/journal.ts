@@ -5,7 +5,7 @@
  * same reference is sent with the key of the first (after a crash, the server then answers the original
  * instead of executing it again); the same reference with other arguments is refused.
  */
-import { ConfigurationError } from '../errors.js';
+import { ConfigurationError, ContratoError } from '../errors.js';
 import {
   type IdempotencyJournal,
   type JournalEntryId,
@@ -72,7 +72,16 @@ export function journalStep(services: JournalServices): Step {
       const location: KeyLocation = { header: info.idempotencyKeyRule?.header, bodyField: info.idempotencyBodyField ?? undefined };
       const payloadHash = payloadHashOf(call.args, location, operationId);
       const id: JournalEntryId = { scope, operationId, reference };
-      const entry = await journal.begin({ ...id, idempotencyKey: key, payloadHash, args: journaledArgs(call.args, operationId) });
+      const args = journaledArgs(call.args, operationId);
+      const entry = await journal.begin({ ...id, idempotencyKey: key, payloadHash, args }).catch((error: unknown) => {
+        throw new ContratoError(
+          scrub(
+            `${operationId}: the journal could not record the call, so it was not sent: ${error instanceof Error ? error.message : String(error)}`,
+          ),
+          { operationId },
+          { cause: error },
+        );
+      });
       if (entry.payloadHash !== payloadHash)
         refuse(
           `reference ${reference} was first used with other arguments; a reference names one call for good (use a new reference for a new call)`,
