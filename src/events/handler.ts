@@ -7,14 +7,30 @@
  * duplicate, and one being handled elsewhere is answered 503 so the platform resends it later.
  */
 import type { IncomingMessage } from 'node:http';
-import { handleOnce } from './once.js';
+import { handleOnce, handleOnceInTransaction, type OnceOutcome } from './once.js';
 import { dedupeKey, EventValidationError, parseEvent, type ParsedEvent } from './parse.js';
-import { answer, type Handler, type ReceiverOptions, receiveBody, receiverSettings } from './receiver.js';
+import { answer, type Handler, type ReceiverOptions, type ReceiverSettings, receiveBody, receiverSettings } from './receiver.js';
+import type { TransactionalDeliveryStore } from './store.js';
+
+/** What `onEvent` is told besides the event: its dedupe key (for the caller's own records) and the request. */
+export interface WebhookContext {
+  readonly key: string;
+  readonly request: IncomingMessage;
+}
 
 export interface WebhookHandlerOptions extends ReceiverOptions {
   /** Handles one event; a rejection answers 500 so the platform resends it. */
-  readonly onEvent: (event: ParsedEvent, context: { readonly key: string; readonly request: IncomingMessage }) => unknown;
+  readonly onEvent: (event: ParsedEvent, context: WebhookContext) => unknown;
 }
+
+/** The options of a handler whose store runs `onEvent` in its transaction (contrato/postgres builds one). */
+export interface TransactionalWebhookHandlerOptions<Transaction> extends Omit<ReceiverOptions, 'store'> {
+  readonly store: TransactionalDeliveryStore<Transaction>;
+  /** Handles one event inside the store's transaction; a rejection rolls it back and answers 500. */
+  readonly onEvent: (event: ParsedEvent, context: WebhookContext & { readonly transaction: Transaction }) => unknown;
+}
+
+type HandleEvent = (key: string, event: ParsedEvent, request: IncomingMessage) => Promise<OnceOutcome>;
 
 export function createWebhookHandler(options: WebhookHandlerOptions): Handler {
   if ('seen' in options) {
@@ -23,7 +39,40 @@ export function createWebhookHandler(options: WebhookHandlerOptions): Handler {
       'the `seen` option was replaced by `store` (a DeliveryStore that claims keys atomically): see docs/guides/webhooks.md',
     );
   }
-  const { store, leaseMs, maxBodyBytes, bodyTimeoutMs, maxNestingDepth, report } = receiverSettings(options);
+  const settings = receiverSettings(options);
+  const { store, leaseMs, report } = settings;
+  return webhookHandler(settings, (key, event, request) =>
+    handleOnce(key, () => options.onEvent(event, { key, request }), {
+      store,
+      leaseMs,
+      report: (error) => report(error, request),
+      workName: 'onEvent',
+    }),
+  );
+}
+
+/**
+ * A webhook handler whose `onEvent` runs inside the store's transaction together with the "handled" mark,
+ * handed that transaction: the business writes made through it and the mark commit together.
+ */
+export function createTransactionalWebhookHandler<Transaction>(options: TransactionalWebhookHandlerOptions<Transaction>): Handler {
+  const store = options.store;
+  if (typeof store?.runClaimed !== 'function')
+    throw new TypeError('createTransactionalWebhookHandler needs a store with runClaimed (a TransactionalDeliveryStore)');
+  const settings = receiverSettings(options);
+  const { leaseMs, report } = settings;
+  return webhookHandler(settings, (key, event, request) =>
+    handleOnceInTransaction(key, (transaction: Transaction) => options.onEvent(event, { key, request, transaction }), {
+      store,
+      leaseMs,
+      report: (error) => report(error, request),
+      workName: 'onEvent',
+    }),
+  );
+}
+
+function webhookHandler(settings: ReceiverSettings, handleEvent: HandleEvent): Handler {
+  const { leaseMs, maxBodyBytes, bodyTimeoutMs, maxNestingDepth, report } = settings;
   const retryAfterSeconds = String(Math.ceil(leaseMs / 1000));
 
   const handle: Handler = async (request, response) => {
@@ -44,12 +93,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): Handler {
       });
     }
 
-    const outcome = await handleOnce(key, () => options.onEvent(event, { key, request }), {
-      store,
-      leaseMs,
-      report: (error) => report(error, request),
-      workName: 'onEvent',
-    });
+    const outcome = await handleEvent(key, event, request);
     if (outcome === 'duplicate') return answer(response, 200, { received: true, duplicate: true });
     if (outcome === 'in-progress') {
       return answer(

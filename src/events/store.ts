@@ -30,30 +30,35 @@ export interface DeliveryClaim {
  *   about six and a half hours, section 6.1). It is called after `onEvent` resolved.
  * - `release(key, token)` drops the claim if `token` still holds it, so a resend can claim the key again.
  *   It is called after `onEvent` failed. A claim taken over by another caller is left alone.
+ * - `runClaimed(key, token, work)` is optional. A store that has it runs the work of a claim in a transaction of
+ *   its own, passing the work that transaction's handle: it locks the key's record, checks that `token` still
+ *   holds the claim, runs `work(transaction)` and records the key as handled in the same transaction, so the
+ *   work's own writes and the "handled" mark commit together or not at all (an exactly-once effect, not only
+ *   at-most-once handling). A claim of the same key meanwhile waits for the commit and then finds it handled.
+ *   When `work` throws, everything is rolled back and the error rethrown; the caller then releases the claim.
+ *   `handleOnce` uses it instead of `complete` when it is there.
  *
- * A PostgreSQL store is meant to implement it with one table (not shipped; a sketch):
- *
- * ```sql
- * create table webhook_deliveries (key text primary key, token text, lease_until timestamptz, handled_at timestamptz);
- * -- claim: a returned row means 'claimed'; no row means another claim is live or the key was handled:
- * insert into webhook_deliveries (key, token, lease_until) values ($1, $2, now() + $3 * interval '1 millisecond')
- *   on conflict (key) do update set token = excluded.token, lease_until = excluded.lease_until
- *   where webhook_deliveries.handled_at is null and webhook_deliveries.lease_until < now()
- *   returning key;
- * -- then, only when no row came back: 'handled' if handled_at is set, 'in-progress' otherwise (or if the row is gone)
- * select handled_at from webhook_deliveries where key = $1;
- * -- complete:
- * update webhook_deliveries set handled_at = now(), token = null, lease_until = null where key = $1;
- * -- release:
- * delete from webhook_deliveries where key = $1 and token = $2 and handled_at is null;
- * ```
- *
- * and a periodic `delete … where handled_at < now() - interval '1 day'` keeps it small.
+ * contrato/postgres implements it over one table with a lease measured by the database's clock
+ * (`postgresDeliveryStore`, and `createPostgresWebhookHandler` to hand the transaction to `onEvent`).
  */
-export interface DeliveryStore {
+export interface DeliveryStore<Transaction = unknown> {
   claim(key: string, claim: DeliveryClaim): ClaimOutcome | Promise<ClaimOutcome>;
   complete(key: string, token: string): void | Promise<void>;
   release(key: string, token: string): void | Promise<void>;
+  runClaimed?(key: string, token: string, work: (transaction: Transaction) => unknown): Promise<ClaimedRunOutcome>;
+}
+
+/**
+ * What `runClaimed` did:
+ * - `completed`: the work ran and the key was recorded as handled, committed together;
+ * - `handled`: the claim had been lost (its lease expired) and another delivery handled the key; nothing ran;
+ * - `in-progress`: the claim had been lost to another live claim; nothing ran.
+ */
+export type ClaimedRunOutcome = 'completed' | 'handled' | 'in-progress';
+
+/** A store that runs the work of a claim in its transaction, handing `work` the transaction's handle. */
+export interface TransactionalDeliveryStore<Transaction> extends DeliveryStore<Transaction> {
+  runClaimed(key: string, token: string, work: (transaction: Transaction) => unknown): Promise<ClaimedRunOutcome>;
 }
 
 export interface MemoryDeliveryStoreOptions {
@@ -66,7 +71,8 @@ export interface MemoryDeliveryStoreOptions {
 /**
  * A store in this process's memory: right for one process, forgotten on restart. With several processes
  * or a restart inside the resend window (about six and a half hours, section 6.1), use a shared,
- * persistent store instead. Synchronous, hence atomic: nothing runs between its check and its write.
+ * persistent store instead (`postgresDeliveryStore` of contrato/postgres). Synchronous, hence atomic:
+ * nothing runs between its check and its write.
  */
 export function memoryDeliveryStore(options: MemoryDeliveryStoreOptions = {}): DeliveryStore {
   const capacity = options.capacity ?? 100_000;

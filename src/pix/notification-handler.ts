@@ -6,7 +6,7 @@
  * already handled are then acknowledged as duplicates without a second call.
  */
 import type { IncomingMessage } from 'node:http';
-import { handleOnce, type OnceOutcome } from '../events/once.js';
+import { handleOnce, handleOnceInTransaction, type OnceOutcome } from '../events/once.js';
 import {
   answer,
   type Handler,
@@ -14,8 +14,10 @@ import {
   receiveBody,
   receiverOptionNames,
   receiverSettings,
+  type ReceiverSettings,
   refuse,
 } from '../events/receiver.js';
+import type { TransactionalDeliveryStore } from '../events/store.js';
 import {
   type NotificationItem,
   type NotifiedItems,
@@ -35,6 +37,12 @@ export interface NotificationContext<Kind extends PixNotificationKind = PixNotif
 
 type Callback<Kind extends PixNotificationKind> = (item: NotifiedItems[Kind], context: NotificationContext<Kind>) => unknown;
 
+/** A callback run inside the store's transaction, handed that transaction. */
+type TransactionalCallback<Kind extends PixNotificationKind, Transaction> = (
+  item: NotifiedItems[Kind],
+  context: NotificationContext<Kind> & { readonly transaction: Transaction },
+) => unknown;
+
 export interface PixNotificationHandlerOptions extends ReceiverOptions {
   /** Handles one Pix received (or one whose refund finished); a rejection answers 500 so the PSP resends it. */
   readonly onPix?: Callback<'pix'>;
@@ -42,6 +50,15 @@ export interface PixNotificationHandlerOptions extends ReceiverOptions {
   readonly onRec?: Callback<'rec'>;
   /** Handles one recurring charge that changed status. */
   readonly onCobR?: Callback<'cobr'>;
+}
+
+/** The options of a handler whose store runs each callback in its transaction (contrato/postgres builds one). */
+export interface TransactionalPixNotificationHandlerOptions<Transaction> extends Omit<ReceiverOptions, 'store'> {
+  readonly store: TransactionalDeliveryStore<Transaction>;
+  /** Handles one Pix inside the store's transaction; a rejection rolls it back and answers 500. */
+  readonly onPix?: TransactionalCallback<'pix', Transaction>;
+  readonly onRec?: TransactionalCallback<'rec', Transaction>;
+  readonly onCobR?: TransactionalCallback<'cobr', Transaction>;
 }
 
 const callbackOption = { pix: 'onPix', rec: 'onRec', cobr: 'onCobR' } as const satisfies Record<
@@ -72,20 +89,28 @@ export function notificationKindOf(url: string | undefined): PixNotificationKind
   return isKind(last) ? last : undefined;
 }
 
-export function createPixNotificationHandler(options: PixNotificationHandlerOptions): Handler {
+/** Claims one item, runs its callback and records it; a failed callback releases the claim for the resend. */
+type HandleItem = (entry: NotificationItem, request: IncomingMessage) => Promise<OnceOutcome>;
+
+type AnyCallbacks = Partial<Record<(typeof callbackOption)[PixNotificationKind], unknown>>;
+
+/** Unknown options and missing or non-function callbacks refused, with the name of the function refusing them. */
+function checkOptions(options: AnyCallbacks | null, functionName: string): void {
   if (options === null || typeof options !== 'object')
-    throw new TypeError('createPixNotificationHandler takes an options object with onPix, onRec or onCobR');
+    throw new TypeError(`${functionName} takes an options object with onPix, onRec or onCobR`);
   for (const name of Object.keys(options)) {
-    if (!knownOptions.has(name))
-      throw new TypeError(`unknown option ${name} of createPixNotificationHandler; known: ${[...knownOptions].join(', ')}`);
+    if (!knownOptions.has(name)) throw new TypeError(`unknown option ${name} of ${functionName}; known: ${[...knownOptions].join(', ')}`);
   }
   const callbacks = Object.values(callbackOption).filter((name) => options[name] !== undefined);
-  if (callbacks.length === 0) throw new TypeError('createPixNotificationHandler needs at least one of onPix, onRec and onCobR');
+  if (callbacks.length === 0) throw new TypeError(`${functionName} needs at least one of onPix, onRec and onCobR`);
   for (const name of callbacks) if (typeof options[name] !== 'function') throw new TypeError(`${name} must be a function`);
-  const { store, leaseMs, maxBodyBytes, bodyTimeoutMs, maxNestingDepth, report } = receiverSettings(options);
+}
 
-  /** Claims one item, runs its callback and records it; a failed callback releases the claim for the resend. */
-  const handleItem = (entry: NotificationItem, request: IncomingMessage): Promise<OnceOutcome> => {
+export function createPixNotificationHandler(options: PixNotificationHandlerOptions): Handler {
+  checkOptions(options, 'createPixNotificationHandler');
+  const settings = receiverSettings(options);
+  const { store, leaseMs, report } = settings;
+  return pixNotificationHandler(options, settings, (entry, request) => {
     const name = callbackOption[entry.kind];
     const callback = options[name] as Callback<PixNotificationKind>;
     return handleOnce(entry.key, () => callback(entry.item, { kind: entry.kind, key: entry.key, request }), {
@@ -94,7 +119,32 @@ export function createPixNotificationHandler(options: PixNotificationHandlerOpti
       report: (error) => report(error, request),
       workName: name,
     });
-  };
+  });
+}
+
+/**
+ * A Pix notification handler whose callbacks run inside the store's transaction together with each item's
+ * "handled" mark, handed that transaction: the business writes made through it and the mark commit together.
+ */
+export function createTransactionalPixNotificationHandler<Transaction>(
+  options: TransactionalPixNotificationHandlerOptions<Transaction>,
+): Handler {
+  checkOptions(options, 'createTransactionalPixNotificationHandler');
+  const store = options.store;
+  if (typeof store?.runClaimed !== 'function')
+    throw new TypeError('createTransactionalPixNotificationHandler needs a store with runClaimed (a TransactionalDeliveryStore)');
+  const settings = receiverSettings(options);
+  const { leaseMs, report } = settings;
+  return pixNotificationHandler(options, settings, (entry, request) => {
+    const name = callbackOption[entry.kind];
+    const callback = options[name] as TransactionalCallback<PixNotificationKind, Transaction>;
+    const work = (transaction: Transaction) => callback(entry.item, { kind: entry.kind, key: entry.key, request, transaction });
+    return handleOnceInTransaction(entry.key, work, { store, leaseMs, report: (error) => report(error, request), workName: name });
+  });
+}
+
+function pixNotificationHandler(options: AnyCallbacks, settings: ReceiverSettings, handleItem: HandleItem): Handler {
+  const { leaseMs, maxBodyBytes, bodyTimeoutMs, maxNestingDepth, report } = settings;
 
   const handle: Handler = async (request, response) => {
     const kind = notificationKindOf(request.url);

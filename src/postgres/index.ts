@@ -25,3 +25,12 @@ export {
   SharedRateLimitError,
 } from './rate-limit.js';
 export { postgresIdempotencyJournal } from './journal.js';
+export { postgresDeliveryStore, type PruneOptions, pruneHandledDeliveries } from './inbox.js';
+export {
+  createPostgresPixNotificationHandler,
+  createPostgresWebhookHandler,
+  type InTransaction,
+  type PostgresInboxOptions,
+  type PostgresPixNotificationHandlerOptions,
+  type PostgresWebhookHandlerOptions,
+} from './inbox-handlers.js';
