@@ -3,9 +3,11 @@
  * call proves, and every case of test/postgres/fixtures/journal-cases.ts with `memoryIdempotencyJournal()`.
  */
 import { describe, expect, it } from 'vitest';
+import { createCoreBankingClient } from '../../src/core-banking/index.js';
 import { ConfigurationError } from '../../src/runtime/errors.js';
 import { canonicalJson, memoryIdempotencyJournal, payloadHashOf } from '../../src/runtime/journal.js';
 import type { Outcome } from '../../src/runtime/pipeline.js';
+import { defaultSteps, type StepServices } from '../../src/runtime/steps/index.js';
 import { journalOutcomeOf } from '../../src/runtime/steps/journal.js';
 import { describeJournalCases } from '../postgres/fixtures/journal-cases.js';
 
@@ -86,6 +88,52 @@ describe('journalOutcomeOf: what the end of a call proves', () => {
     { given: 'a failure that may have run', outcome: failure(true), earlier: false, want: undefined },
   ])('$given → $want', ({ outcome, earlier, want }) => {
     expect(journalOutcomeOf(outcome, { maybeExecuted: earlier })).toEqual(want);
+  });
+});
+
+describe('the journal step in the pipeline', () => {
+  const services = (journal: StepServices['journal']): StepServices => ({
+    scrub: (value) => value,
+    now: () => new Date(0),
+    retry: { clock: () => 0, random: () => 0, sleep: async () => undefined },
+    auth: {},
+    journal,
+    send: { baseUrl: 'http://127.0.0.1:1', send: async () => ({ status: 200, headers: new Headers(), body: '' }) },
+  });
+  it.each([
+    {
+      given: 'a journal',
+      journal: { journal: memoryIdempotencyJournal(), scope: 'x', scrub: <T>(value: T) => value },
+      want: ['canonical-headers', 'idempotency-key', 'validate', 'journal', 'retry', 'auth', 'timeout', 'send'],
+    },
+    {
+      given: 'no journal',
+      journal: undefined,
+      want: ['canonical-headers', 'idempotency-key', 'validate', 'retry', 'auth', 'timeout', 'send'],
+    },
+  ])('comes after validate and before retry with $given', ({ journal, want }) => {
+    expect(defaultSteps(services(journal)).map((step) => step.name)).toEqual(want);
+  });
+
+  it.each([
+    { given: 'an empty object', journal: {}, want: 'missing begin, settle, inDoubt, entry' },
+    { given: 'a journal without entry', journal: { begin() {}, settle() {}, inDoubt() {} }, want: 'missing entry' },
+    { given: 'null', journal: null, want: 'missing begin, settle, inDoubt, entry' },
+  ])('a journal option that is not one is refused at construction: $given', ({ journal, want }) => {
+    const create = () =>
+      createCoreBankingClient({ baseUrl: 'http://127.0.0.1:1', clientId: 'c', clientSecret: 's', journal: journal as never });
+    expect(create).toThrow(ConfigurationError);
+    expect(create).toThrow(`journal must be an IdempotencyJournal (${want}), e.g. memoryIdempotencyJournal()`);
+  });
+  it('a memory journal is accepted', async () => {
+    const client = createCoreBankingClient({
+      baseUrl: 'http://127.0.0.1:1',
+      clientId: 'c',
+      clientSecret: 's',
+      journal: memoryIdempotencyJournal(),
+    });
+    expect(typeof client.resumeInDoubt).toBe('function');
+    await client.close();
   });
 });
 
