@@ -14,7 +14,7 @@ import { migrate, postgresIdempotencyJournal } from '../../src/postgres/index.js
 import { startTestDatabase, type TestDatabase } from '../helpers/postgres.js';
 import { seededRandom, testSeed } from '../helpers/seeded.js';
 import { describeJournalCases } from './fixtures/journal-cases.js';
-import { type KeyedPaymentServer, type PaymentBehaviour, startKeyedPaymentServer } from './fixtures/journal-payment-server.js';
+import { invoiceBody, type KeyedPaymentServer, type PaymentBehaviour, startKeyedPaymentServer } from './fixtures/journal-payment-server.js';
 
 let database: TestDatabase;
 
@@ -121,6 +121,8 @@ describe('a client process SIGKILLed between sending a keyed payment and reading
           JOURNAL_BASE_URL: server.url,
           JOURNAL_REFERENCE: reference,
           JOURNAL_AMOUNT: String(amount),
+          // One due date for both processes, also when midnight passes between them.
+          JOURNAL_DUE_DATE: invoiceBody(amount).dueDate,
         };
         const trialWords = `seed ${seed}, trial ${trial}, server ${hold}`;
         console.log(trialWords);
