@@ -56,6 +56,7 @@ export const guideTitles: Record<string, string> = {
   webhooks: 'Webhooks',
   'pix-notifications': 'Pix notifications',
   'long-polling': 'Long polling',
+  'running-several-replicas': 'Several replicas',
   sandbox: 'Sandbox',
   mocks: 'Mocks',
   'updating-a-spec': 'Updating a spec',
