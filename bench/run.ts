@@ -29,6 +29,7 @@ import { Transport } from '../src/runtime/transport.js';
 import { validatorFormats } from '../src/formats/validator-formats.js';
 import type { CompiledValidator } from '../src/runtime/validation.js';
 import { validatePacs008 } from './handwritten-pacs008.js';
+import { benchPostgres } from './postgres.js';
 import { benchOneFile } from './regenerate.js';
 import { benchSandbox } from './sandbox.js';
 import { benchStartup } from './startup.js';
@@ -396,7 +397,7 @@ function machine(): string {
   return `${cores[0]?.model ?? 'unknown CPU'}, ${cores.length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
 }
 
-const only = new Set((process.env.BENCH_ONLY ?? 'regenerate,validators,client,import,typecheck,startup,sandbox').split(','));
+const only = new Set((process.env.BENCH_ONLY ?? 'regenerate,validators,client,import,typecheck,startup,sandbox,postgres').split(','));
 execFileSync(process.execPath, [join(projectRoot, 'scripts/build.mjs')], { stdio: 'ignore' });
 const results = {
   machine: machine(),
@@ -408,6 +409,7 @@ const results = {
   ...(only.has('typecheck') ? { typecheck: benchTypecheck() } : {}),
   ...(only.has('startup') ? { startup: (log('startup …'), await benchStartup(Math.min(rounds, 3))) } : {}),
   ...(only.has('sandbox') ? { sandbox: (log('sandbox against Prism …'), await benchSandbox()) } : {}),
+  ...(only.has('postgres') ? { postgres: (log('PostgreSQL inbox …'), await benchPostgres(Math.min(rounds, 5))) } : {}),
 };
 // BENCH_ONLY runs some sections: the others keep the figures of the run that measured them.
 const previous = process.env.BENCH_ONLY ? (JSON.parse(readFileSync(join(projectRoot, 'bench/results.json'), 'utf8')) as object) : {};
@@ -461,6 +463,19 @@ if (results.sandbox) {
     ['GET /cob/{txid}, 20 concurrent: sandbox req/s', String(s.requestsPerSecond), ''],
     ['GET /cob/{txid}, 20 concurrent: Prism req/s', String(s.prismRequestsPerSecond), ''],
     ['sandbox throughput / Prism', `${s.throughputVsPrism}×`, '≥ 20×'],
+  );
+}
+if (results.postgres) {
+  const { claimsPerSecond: perSecond, claimLatencyMs: latency } = results.postgres;
+  const ms = ({ medianMs, p95Ms }: { medianMs: number; p95Ms: number }) => `${medianMs} / ${p95Ms} ms`;
+  rows.push(
+    ['inbox claim+complete per second, 1 worker', String(perSecond.oneWorker), ''],
+    ['inbox claim+complete per second, 4 workers', String(perSecond.fourWorkers), ''],
+    ['inbox claim+runClaimed per second, 1 worker', String(perSecond.oneWorkerInTransaction), ''],
+    ['inbox claim+complete, median / p95', ms(latency.postgres), ''],
+    ['inbox claim+complete, 4 workers, median / p95', ms(latency.postgresFourWorkers), ''],
+    ['inbox claim+runClaimed, median / p95', ms(latency.postgresInTransaction), ''],
+    ['memory store claim+complete, median / p95', ms(latency.memory), ''],
   );
 }
 const width = Math.max(...rows.map((row) => row[0].length));

@@ -4,7 +4,9 @@
  * a failing callback leaves neither, is answered 500, and the resend is handled; their options are checked.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createWebhookHandler } from '../../src/events/handler.js';
 import type { Handler } from '../../src/events/receiver.js';
+import { postgresDeliveryStore } from '../../src/postgres/inbox.js';
 import {
   createPostgresPixNotificationHandler,
   createPostgresWebhookHandler,
@@ -114,6 +116,22 @@ describe('createPostgresWebhookHandler', () => {
     const build = () => createPostgresWebhookHandler(options(database.pool) as PostgresWebhookHandlerOptions);
     if (error) expect(build).toThrow(error);
     else expect(build()).toBeTypeOf('function');
+  });
+});
+
+describe('postgresDeliveryStore as the store of createWebhookHandler (contrato/events)', () => {
+  it('handles an event once across two handlers: onEvent runs inside the store’s transaction without being handed it', async () => {
+    const inbox = await freshInbox();
+    const calls: string[] = [];
+    const options = {
+      store: postgresDeliveryStore(database.pool, { schema: inbox.schema }),
+      onEvent: (_event: unknown, { key }: { readonly key: string }) => void calls.push(key),
+    };
+    const [first, second] = [await start(createWebhookHandler(options)), await start(createWebhookHandler(options))];
+    expect(await post(first, invoicePaid(4103))).toEqual({ status: 200, body: { received: true } });
+    expect(await post(second, invoicePaid(4103))).toEqual({ status: 200, body: { received: true, duplicate: true } });
+    expect(calls).toEqual(['invoice-4103-invoice.paid']);
+    expect(await inbox.handled()).toEqual(['invoice-4103-invoice.paid']);
   });
 });
 
