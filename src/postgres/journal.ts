@@ -3,7 +3,8 @@
  * payment sent by a replica that died before its answer is found in doubt by any other replica (or by the
  * same one restarted), which re-sends it with its original key. `begin` is one statement (an insert that,
  * on the reference's existing row, marks it in doubt again only when the payload is the same and it has not
- * succeeded), so two processes beginning the same reference at once both get the one key stored.
+ * succeeded), so two processes beginning the same reference at once both get the one key stored. A success
+ * keeps its answer's parsed body in `result`, which answers the same reference again without sending it.
  */
 import type { IdempotencyJournal, JournalEntry, JournalEntryId, JournaledArgs, JournalState } from '../runtime/journal.js';
 import { type Queryable, type SchemaOptions, schemaOf, tableName } from './database.js';
@@ -17,6 +18,7 @@ interface OutgoingCallRow {
   readonly args: JournaledArgs;
   readonly state: JournalState;
   readonly status: number | null;
+  readonly result: unknown;
   readonly created_at: Date;
   readonly updated_at: Date;
 }
@@ -30,6 +32,8 @@ const entryOf = (row: OutgoingCallRow): JournalEntry => ({
   args: row.args,
   state: row.state,
   ...(row.status === null ? {} : { status: row.status }),
+  // A json null and no result read alike; a success without a body resolves with undefined either way.
+  ...(row.result === null ? {} : { result: row.result }),
   createdAt: row.created_at,
   updatedAt: row.updated_at,
 });
@@ -39,7 +43,7 @@ const defaultInDoubtLimit = 100;
 /** The journal over `<schema>.outgoing_calls` (apply the migrations first: `migrate(pool, { schema })`). */
 export function postgresIdempotencyJournal(pool: Queryable, options: SchemaOptions = {}): IdempotencyJournal {
   const table = tableName(schemaOf(options), 'outgoing_calls');
-  const columns = 'scope, operation_id, reference, idempotency_key, payload_hash, args, state, status, created_at, updated_at';
+  const columns = 'scope, operation_id, reference, idempotency_key, payload_hash, args, state, status, result, created_at, updated_at';
   const byId = 'scope = $1 and operation_id = $2 and reference = $3';
   const idValues = (id: JournalEntryId): unknown[] => [id.scope, id.operationId, id.reference];
 
@@ -54,7 +58,7 @@ export function postgresIdempotencyJournal(pool: Queryable, options: SchemaOptio
         `insert into ${table} (scope, operation_id, reference, idempotency_key, payload_hash, args, state)
          values ($1, $2, $3, $4, $5, $6::json, 'in-doubt')
          on conflict (scope, operation_id, reference) do update
-           set state = 'in-doubt', status = null, updated_at = clock_timestamp()
+           set state = 'in-doubt', status = null, result = null, updated_at = clock_timestamp()
            where ${table}.payload_hash = excluded.payload_hash and ${table}.state <> 'succeeded'
          returning ${columns}`,
         [...idValues(proposed), proposed.idempotencyKey, proposed.payloadHash, JSON.stringify(proposed.args)],
@@ -66,9 +70,11 @@ export function postgresIdempotencyJournal(pool: Queryable, options: SchemaOptio
       return existing;
     },
     async settle(id, outcome) {
+      const result = outcome.state === 'succeeded' && outcome.result !== undefined ? JSON.stringify(outcome.result) : null;
       await pool.query(
-        `update ${table} set state = $4, status = $5, updated_at = clock_timestamp() where ${byId} and state <> 'succeeded'`,
-        [...idValues(id), outcome.state, outcome.status ?? null],
+        `update ${table} set state = $4, status = $5, result = $6::jsonb, updated_at = clock_timestamp()
+          where ${byId} and state <> 'succeeded'`,
+        [...idValues(id), outcome.state, outcome.status ?? null, result],
       );
     },
     async inDoubt(query = {}) {

@@ -96,7 +96,8 @@ export interface CallOptions {
   readonly idempotencyKey?: string;
   /**
    * Your business reference of this call (an order id), with the client option `journal`: it maps to one
-   * idempotency key for good, so the call repeated after a crash is sent with the key of the first.
+   * idempotency key for good, so the call repeated after a crash is sent with the key of the first; once it
+   * succeeded, the same reference is not sent again but resolves with the recorded result (`fromJournal`).
    */
   readonly reference?: string;
   /** Time limit of each attempt, overriding the client's. */
@@ -155,6 +156,13 @@ export interface CallResponse {
   readonly attempts: number;
   /** Correlation or request id the server sent (header or problem body). */
   readonly correlationId: string | undefined;
+  /**
+   * True when nothing was sent: the call's `reference` had already succeeded, and the client's `journal`
+   * answered with the result it recorded then (the server may have forgotten the key since). `status` is the
+   * recorded status, `idempotencyKey` the original one, `attempts` 0; `headers` are empty and `correlationId`
+   * undefined, since no answer came.
+   */
+  readonly fromJournal: boolean;
 }
 
 /** The promise of a facade call: awaited, the result; `withResponse()` gives the result with its answer. */

@@ -3,7 +3,8 @@
  * arguments that re-send it, before it leaves, and settled once its outcome is known. A process killed
  * between sending a payment and reading its answer then restarts knowing the key it used, and re-sends the
  * call with that same key (`resumeInDoubt`, or the next call with the same business reference), so the
- * server executes it once. The memory journal below serves one process; contrato/postgres keeps one that
+ * server executes it once. A call that succeeded is never sent again: the same reference resolves with the
+ * recorded answer, since the server may have forgotten the key by then (idempotency windows are finite). The memory journal below serves one process; contrato/postgres keeps one that
  * every process of an integration shares.
  */
 import { createHash } from 'node:crypto';
@@ -42,13 +43,19 @@ export interface JournalEntry extends NewJournalEntry {
   readonly state: JournalState;
   /** Status of the answer that settled it; absent while in doubt or when nothing answered. */
   readonly status?: number;
+  /**
+   * The parsed body of the success answer, once `succeeded` (absent for an answer without a body): a later
+   * call with the same reference resolves with it instead of being sent again. Never logged, never put in an error.
+   */
+  readonly result?: unknown;
   readonly createdAt: Date;
   /** When the call was last begun (sent) or settled. */
   readonly updatedAt: Date;
 }
 
 export type JournalOutcome =
-  | { readonly state: 'succeeded'; readonly status: number }
+  /** `result`: the success answer's parsed body, kept to answer the same reference again without sending it. */
+  | { readonly state: 'succeeded'; readonly status: number; readonly result?: unknown }
   | { readonly state: 'failed'; readonly status?: number };
 
 export interface InDoubtQuery {
@@ -63,10 +70,11 @@ export interface IdempotencyJournal {
   /**
    * Atomically records the call as in doubt, or returns the entry its id has already: the caller sends with
    * THAT entry's key. An existing entry with the same payload that is not `succeeded` is marked in doubt
-   * again (it is about to be sent again); one with another payload is returned unchanged, for the caller to refuse.
+   * again (it is about to be sent again); one with another payload is returned unchanged, for the caller to
+   * refuse, and so is a `succeeded` one, which the caller answers with its `result` without sending anything.
    */
   begin(entry: NewJournalEntry): Promise<JournalEntry>;
-  /** Records the outcome; a `succeeded` entry stays so. */
+  /** Records the outcome (with a success, its `result`); a `succeeded` entry stays as it is, result included. */
   settle(id: JournalEntryId, outcome: JournalOutcome): Promise<void>;
   /** The entries in doubt, oldest first. */
   inDoubt(query?: InDoubtQuery): Promise<JournalEntry[]>;
@@ -170,7 +178,7 @@ export function memoryIdempotencyJournal(options: { readonly now?: () => Date } 
         return entry;
       }
       if (existing.payloadHash !== proposed.payloadHash || existing.state === 'succeeded') return existing;
-      const { status: _status, ...rest } = existing;
+      const { status: _status, result: _result, ...rest } = existing;
       const again: JournalEntry = { ...rest, state: 'in-doubt', updatedAt: now() };
       entries.set(key, again);
       return again;
@@ -179,8 +187,11 @@ export function memoryIdempotencyJournal(options: { readonly now?: () => Date } 
       const key = entryKey(id);
       const existing = entries.get(key);
       if (!existing || existing.state === 'succeeded') return;
-      const { status: _status, ...rest } = existing;
-      entries.set(key, { ...rest, ...outcome, updatedAt: now() });
+      const { status: _status, result: _result, ...rest } = existing;
+      // A copy: the caller's answer may be changed after it was recorded.
+      const recorded =
+        'result' in outcome && outcome.result !== undefined ? { ...outcome, result: structuredClone(outcome.result) } : outcome;
+      entries.set(key, { ...rest, ...recorded, updatedAt: now() });
     },
     async inDoubt(query = {}) {
       const cutoff = now().getTime() - (query.olderThanMs ?? 0);

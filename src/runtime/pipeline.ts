@@ -41,6 +41,8 @@ export interface CallState {
   answeredStatus?: number | undefined;
   /** Why the call was not tried again, when the retry step let its last outcome stand. */
   notRetried?: NotRetried | undefined;
+  /** The journal answered with the recorded result of an earlier success under the same reference: nothing was sent. */
+  fromJournal?: boolean | undefined;
 }
 
 export interface Call {

@@ -1,6 +1,6 @@
 /**
- * The idempotency journal on a real PostgreSQL: every case of fixtures/journal-cases.ts with
- * `postgresIdempotencyJournal`, concurrent begins of one reference agreeing on one key, and the property
+ * The idempotency journal on a real PostgreSQL: every case of fixtures/journal-cases.ts and
+ * fixtures/journal-replay-cases.ts with `postgresIdempotencyJournal`, concurrent begins of one reference agreeing on one key, and the property
  * the journal exists for — a client process SIGKILLed after the server received its keyed payment and
  * before the answer (the server executing it before the kill, after it, or never), then a new process
  * that resumes the in-doubt calls or repeats the call with the same reference: the payment completes with
@@ -14,6 +14,7 @@ import { migrate, postgresIdempotencyJournal } from '../../src/postgres/index.js
 import { startTestDatabase, type TestDatabase } from '../helpers/postgres.js';
 import { seededRandom, testSeed } from '../helpers/seeded.js';
 import { describeJournalCases } from './fixtures/journal-cases.js';
+import { describeJournalReplayCases } from './fixtures/journal-replay-cases.js';
 import { invoiceBody, type KeyedPaymentServer, type PaymentBehaviour, startKeyedPaymentServer } from './fixtures/journal-payment-server.js';
 
 let database: TestDatabase;
@@ -33,6 +34,7 @@ async function freshJournal(): Promise<{ schema: string; journal: ReturnType<typ
 }
 
 describeJournalCases('postgres', async () => (await freshJournal()).journal);
+describeJournalReplayCases('postgres', async () => (await freshJournal()).journal);
 
 describe('postgresIdempotencyJournal', () => {
   it('gives every one of 8 concurrent begins of one reference the one key stored', async () => {

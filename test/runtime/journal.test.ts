@@ -1,6 +1,7 @@
 /**
  * The idempotency journal in one process: its canonical JSON and payload hash, the outcome each end of a
- * call proves, and every case of test/postgres/fixtures/journal-cases.ts with `memoryIdempotencyJournal()`.
+ * call proves, and every case of test/postgres/fixtures/journal-cases.ts and journal-replay-cases.ts with
+ * `memoryIdempotencyJournal()`.
  */
 import { describe, expect, it } from 'vitest';
 import { createCoreBankingClient } from '../../src/core-banking/index.js';
@@ -10,6 +11,7 @@ import type { Outcome } from '../../src/runtime/pipeline.js';
 import { defaultSteps, type StepServices } from '../../src/runtime/steps/index.js';
 import { journalOutcomeOf } from '../../src/runtime/steps/journal.js';
 import { describeJournalCases } from '../postgres/fixtures/journal-cases.js';
+import { describeJournalReplayCases } from '../postgres/fixtures/journal-replay-cases.js';
 
 describe('canonicalJson', () => {
   it.each([
@@ -66,7 +68,8 @@ describe('payloadHashOf', () => {
 });
 
 describe('journalOutcomeOf: what the end of a call proves', () => {
-  const answer = (status: number): Outcome => ({ kind: 'answer', answer: { status, headers: new Headers(), body: {} } });
+  const answer = (status: number, body: unknown = {}): Outcome => ({ kind: 'answer', answer: { status, headers: new Headers(), body } });
+  const bodiless = (status: number): Outcome => ({ kind: 'answer', answer: { status, headers: new Headers(), body: undefined } });
   const failure = (maybeExecuted: boolean): Outcome => ({
     kind: 'failure',
     error: new ConfigurationError('x'),
@@ -75,8 +78,19 @@ describe('journalOutcomeOf: what the end of a call proves', () => {
     maybeExecuted,
   });
   it.each([
-    { given: '201', outcome: answer(201), earlier: false, want: { state: 'succeeded', status: 201 } },
-    { given: '204', outcome: answer(204), earlier: false, want: { state: 'succeeded', status: 204 } },
+    {
+      given: '201 with a body',
+      outcome: answer(201, { id: 1 }),
+      earlier: false,
+      want: { state: 'succeeded', status: 201, result: { id: 1 } },
+    },
+    {
+      given: '200 with a text (a JWS)',
+      outcome: answer(200, 'a.b.c'),
+      earlier: false,
+      want: { state: 'succeeded', status: 200, result: 'a.b.c' },
+    },
+    { given: '204 without a body', outcome: bodiless(204), earlier: false, want: { state: 'succeeded', status: 204 } },
     { given: '422', outcome: answer(422), earlier: false, want: { state: 'failed', status: 422 } },
     { given: '429', outcome: answer(429), earlier: false, want: { state: 'failed', status: 429 } },
     { given: '422 after an attempt that may have run', outcome: answer(422), earlier: true, want: undefined },
@@ -138,3 +152,4 @@ describe('the journal step in the pipeline', () => {
 });
 
 describeJournalCases('memory', async () => memoryIdempotencyJournal());
+describeJournalReplayCases('memory', async () => memoryIdempotencyJournal());

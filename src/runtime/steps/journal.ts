@@ -3,11 +3,14 @@
  * doubt before its first attempt, under its business reference (`reference` call option) or else under its
  * key, and settled once the retries are over. A reference maps to one key for good: a later call with the
  * same reference is sent with the key of the first (after a crash, the server then answers the original
- * instead of executing it again); the same reference with other arguments is refused.
+ * instead of executing it again); the same reference with other arguments is refused. A reference that
+ * already succeeded is not sent at all: it resolves with the recorded result, since the server may have
+ * forgotten the key by then and would execute the payment again.
  */
 import { ConfigurationError, ContratoError } from '../errors.js';
 import {
   type IdempotencyJournal,
+  type JournalEntry,
   type JournalEntryId,
   type JournalOutcome,
   journaledArgs,
@@ -34,7 +37,10 @@ export interface JournalServices {
 export function journalOutcomeOf(outcome: Outcome, state: Pick<CallState, 'maybeExecuted'>): JournalOutcome | undefined {
   if (outcome.kind === 'answer') {
     const { status } = outcome.answer;
-    if (status >= 200 && status < 300) return { state: 'succeeded', status };
+    if (status >= 200 && status < 300) {
+      const { body } = outcome.answer;
+      return body === undefined ? { state: 'succeeded', status } : { state: 'succeeded', status, result: body };
+    }
     if (status >= 400 && status < 500 && status !== 409 && !state.maybeExecuted) return { state: 'failed', status };
     return undefined;
   }
@@ -49,6 +55,18 @@ function withKey(call: Call, location: KeyLocation, key: string): Call {
     ? { ...args, header: { ...args.header, [location.header]: key } }
     : { ...args, body: { ...(args.body as Record<string, unknown>), [location.bodyField as string]: key } };
   return { ...call, args: next };
+}
+
+/**
+ * The answer of a reference that already succeeded, from the journal: nothing is sent (no token either), and
+ * the call carries the original key and no attempt. A copy of the result, so the caller's changes stay theirs.
+ */
+function replayed(call: Call, entry: JournalEntry): Outcome {
+  call.state.idempotencyKey = entry.idempotencyKey;
+  call.state.fromJournal = true;
+  const body = entry.result === undefined ? undefined : structuredClone(entry.result);
+  // A journal of your own may keep no status: a success it recorded still answers.
+  return { kind: 'answer', answer: { status: entry.status ?? 200, headers: new Headers(), body } };
 }
 
 export function journalStep(services: JournalServices): Step {
@@ -94,6 +112,7 @@ export function journalStep(services: JournalServices): Step {
           );
         sent = withKey(call, location, entry.idempotencyKey);
       }
+      if (entry.state === 'succeeded') return replayed(call, entry);
       // A call that throws (cancelled by its caller) stays in doubt: it may have been sent.
       const outcome = await next(sent);
       const settled = journalOutcomeOf(outcome, state);
