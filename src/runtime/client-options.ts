@@ -40,7 +40,8 @@ export interface ClientOptions {
   /**
    * Journal of keyed calls (`memoryIdempotencyJournal()`, or contrato/postgres `postgresIdempotencyJournal`
    * shared by every process): a call's key is recorded before it is sent, so after a crash
-   * `client.resumeInDoubt()` or the same `reference` again re-sends it with its original key.
+   * `client.resumeInDoubt()` or the same `reference` again re-sends it with its original key; a reference
+   * that succeeded is answered from the journal, never sent again (`response.fromJournal`).
    */
   readonly journal?: IdempotencyJournal;
   /** Receives request, response, retry and token events, already redacted. */
