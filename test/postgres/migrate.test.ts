@@ -7,24 +7,16 @@
  */
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../../scripts/lib.js';
 import { migrate, migrations } from '../../src/postgres/index.js';
-import { startTestDatabase, type TestDatabase } from '../helpers/postgres.js';
+import { useTestDatabase } from '../helpers/postgres.js';
 
-let database: TestDatabase;
-
-beforeAll(async () => {
-  database = await startTestDatabase();
-}, 60_000);
-
-afterAll(async () => {
-  await database?.stop();
-});
+const database = useTestDatabase();
 
 /** Every column of every table of a schema, as `table.column type`, sorted. */
 async function catalogue(schema: string): Promise<string[]> {
-  const { rows } = await database.pool.query<{ line: string }>(
+  const { rows } = await database().pool.query<{ line: string }>(
     `select table_name || '.' || column_name || ' ' || data_type as line
        from information_schema.columns where table_schema = $1 order by 1`,
     [schema],
@@ -40,23 +32,23 @@ const cli = (...args: string[]) =>
 
 describe('migrate', () => {
   it('creates the tables on an empty schema, and a second run changes nothing', async () => {
-    const schema = database.freshSchema();
-    const first = await migrate(database.pool, { schema });
+    const schema = database().freshSchema();
+    const first = await migrate(database().pool, { schema });
     expect(first.applied).toEqual(migrations().map((migration) => migration.id));
     const tables = new Set((await catalogue(schema)).map((line) => line.slice(0, line.indexOf('.'))));
     expect([...tables].sort()).toEqual(['deliveries', 'migrations', 'outgoing_calls', 'poll_cursors', 'rate_limit_sends']);
     const before = await catalogue(schema);
 
-    const second = await migrate(database.pool, { schema });
+    const second = await migrate(database().pool, { schema });
     expect(second).toEqual({ schema, applied: [], skipped: first.applied });
     expect(await catalogue(schema)).toEqual(before);
   });
 
   it('lets processes that migrate at once take turns: each migration applied once', async () => {
-    const schema = database.freshSchema();
-    const results = await Promise.all([1, 2, 3].map(() => migrate(database.pool, { schema })));
+    const schema = database().freshSchema();
+    const results = await Promise.all([1, 2, 3].map(() => migrate(database().pool, { schema })));
     expect(results.flatMap((result) => result.applied).sort()).toEqual(migrations().map((migration) => migration.id));
-    const { rows } = await database.pool.query(`select count(*)::int as n from "${schema}".migrations`);
+    const { rows } = await database().pool.query(`select count(*)::int as n from "${schema}".migrations`);
     expect(rows[0].n).toBe(migrations().length);
   });
 
@@ -67,21 +59,21 @@ describe('migrate', () => {
     { given: 'x"; drop table y; --', problem: 'a statement' },
     { given: 'a'.repeat(64), problem: 'more than 63 characters' },
   ])('refuses the schema name $given ($problem) before writing it into a statement', async ({ given }) => {
-    await expect(migrate(database.pool, { schema: given })).rejects.toThrow(/schema must be a lower-case PostgreSQL identifier/);
+    await expect(migrate(database().pool, { schema: given })).rejects.toThrow(/schema must be a lower-case PostgreSQL identifier/);
   });
 });
 
 describe('contrato db migrate', () => {
   it('applies the migrations, then says the schema is up to date', () => {
-    const schema = database.freshSchema();
-    const first = cli('db', 'migrate', database.url, '--schema', schema);
+    const schema = database().freshSchema();
+    const first = cli('db', 'migrate', database().url, '--schema', schema);
     expect(first.stderr).toBe('');
     expect(first.status).toBe(0);
     expect(first.stdout).toMatch(new RegExp(`^applied 001_webhook_inbox, .* to schema ${schema} of 127\\.0\\.0\\.1:\\d+/postgres\\n$`));
-    const second = cli('db', 'migrate', database.url, '--schema', schema);
+    const second = cli('db', 'migrate', database().url, '--schema', schema);
     expect(second.status).toBe(0);
     expect(second.stdout).toBe(
-      `schema ${schema} of ${new URL(database.url).host}/postgres is up to date (${migrations().length} migrations applied before)\n`,
+      `schema ${schema} of ${new URL(database().url).host}/postgres is up to date (${migrations().length} migrations applied before)\n`,
     );
   });
 

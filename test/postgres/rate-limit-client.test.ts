@@ -4,25 +4,14 @@
  * the calls beyond the limit wait for the oldest admission to leave the window; the sends recorded on the
  * database's clock are a window plus the margin apart; a client of another credential is not held back.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { createCoreBankingClient } from '../../src/core-banking/index.js';
 import { migrate, postgresRateLimiter, rateLimitBucket } from '../../src/postgres/index.js';
 import { type LoopbackServer, sendJson, startLoopbackServer } from '../helpers/loopback.js';
-import { startTestDatabase, type TestDatabase } from '../helpers/postgres.js';
+import { useTestDatabase } from '../helpers/postgres.js';
 
-let database: TestDatabase;
 let server: LoopbackServer | undefined;
-
-beforeAll(async () => {
-  database = await startTestDatabase();
-  // pg.Pool's end() resolves before its idle connections have closed; the server's shutdown then reaches one
-  // as an 'error' event of the pool, which would be an uncaught exception without a listener.
-  database.pool.on('error', () => {});
-}, 60_000);
-
-afterAll(async () => {
-  await database?.stop();
-});
+const database = useTestDatabase();
 
 afterEach(async () => {
   await server?.close();
@@ -40,7 +29,7 @@ async function bank(): Promise<LoopbackServer> {
 
 /** The sends of a bucket as milliseconds after the first, on the database's clock. */
 async function sendOffsets(schema: string, bucket: string): Promise<number[]> {
-  const { rows } = await database.pool.query<{ offset_ms: number }>(
+  const { rows } = await database().pool.query<{ offset_ms: number }>(
     `select (extract(epoch from sent_at - min(sent_at) over ()) * 1000)::float8 as offset_ms
        from "${schema}".rate_limit_sends where bucket = $1 order by sent_at`,
     [bucket],
@@ -51,8 +40,8 @@ async function sendOffsets(schema: string, bucket: string): Promise<number[]> {
 describe('core banking clients with the PostgreSQL rate limiter', () => {
   it('two clients of one credential share its budget: the calls beyond the limit wait a window plus the margin', async () => {
     server = await bank();
-    const schema = database.freshSchema();
-    await migrate(database.pool, { schema });
+    const schema = database().freshSchema();
+    await migrate(database().pool, { schema });
     const bucket = rateLimitBucket('core-banking', 'replica-client');
     const limits = [{ limit: 3, intervalMs: 300 }];
     const replica = () =>
@@ -60,7 +49,7 @@ describe('core banking clients with the PostgreSQL rate limiter', () => {
         baseUrl: server!.url,
         clientId: 'replica-client',
         clientSecret: 'replica-secret',
-        rateLimiter: postgresRateLimiter(database.pool, { schema, bucket, limits, safetyMarginMs: 100 }),
+        rateLimiter: postgresRateLimiter(database().pool, { schema, bucket, limits, safetyMarginMs: 100 }),
       });
     const [first, second] = [replica(), replica()];
     const calls = [first, second, first, second, first, second].map((client) => client.accounts.balance({ path: { id: 7 } }));
@@ -76,15 +65,15 @@ describe('core banking clients with the PostgreSQL rate limiter', () => {
 
   it('a client of another credential is not held back by a full bucket', async () => {
     server = await bank();
-    const schema = database.freshSchema();
-    await migrate(database.pool, { schema });
+    const schema = database().freshSchema();
+    await migrate(database().pool, { schema });
     const limits = [{ limit: 1, intervalMs: 60_000 }];
     const client = (clientId: string) =>
       createCoreBankingClient({
         baseUrl: server!.url,
         clientId,
         clientSecret: 'a-secret',
-        rateLimiter: postgresRateLimiter(database.pool, { schema, bucket: rateLimitBucket('core-banking', clientId), limits }),
+        rateLimiter: postgresRateLimiter(database().pool, { schema, bucket: rateLimitBucket('core-banking', clientId), limits }),
       });
     const [busy, other] = [client('busy-client'), client('other-client')];
     await busy.accounts.balance({ path: { id: 7 } });

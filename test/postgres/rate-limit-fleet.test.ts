@@ -15,24 +15,13 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../../scripts/lib.js';
 import { migrate } from '../../src/postgres/index.js';
 import type { RateLimit } from '../../src/runtime/rate-limiter.js';
-import { startTestDatabase, type TestDatabase } from '../helpers/postgres.js';
+import { useTestDatabase } from '../helpers/postgres.js';
 
-let database: TestDatabase;
-
-beforeAll(async () => {
-  database = await startTestDatabase();
-  // pg.Pool's end() resolves before its idle connections have closed; the server's shutdown then reaches one
-  // as an 'error' event of the pool, which would be an uncaught exception without a listener.
-  database.pool.on('error', () => {});
-}, 60_000);
-
-afterAll(async () => {
-  await database?.stop();
-});
+const database = useTestDatabase();
 
 const processes = 4;
 const workersPerProcess = 3;
@@ -152,8 +141,8 @@ describe('the shared rate limit across 4 processes', () => {
   it('the server never sees more than a window’s limit in any interval of its length, and the fleet uses the limit', async () => {
     const seed = process.env.CONTRATO_SEED ? Number(process.env.CONTRATO_SEED) : Date.now() % 2 ** 31;
     console.log(`seed ${seed}`);
-    const schema = database.freshSchema();
-    await migrate(database.pool, { schema });
+    const schema = database().freshSchema();
+    await migrate(database().pool, { schema });
     const server = await startCountingServer();
     const bucket = 'core-banking:fleet-client';
     const replicas: Replica[] = [];
@@ -161,7 +150,7 @@ describe('the shared rate limit across 4 processes', () => {
       for (let index = 0; index < processes; index += 1)
         replicas.push(
           startReplica({
-            CONTRATO_PG_URL: database.url,
+            CONTRATO_PG_URL: database().url,
             CONTRATO_PG_SCHEMA: schema,
             RATE_LIMIT_BASE_URL: server.url,
             RATE_LIMIT_BUCKET: bucket,
@@ -177,7 +166,7 @@ describe('the shared rate limit across 4 processes', () => {
       const tallies = await within(Promise.all(replicas.map((replica) => replica.tally)), runMs + 20_000, 'the run');
 
       const arrivals = [...server.arrivals].sort((a, b) => a - b);
-      const { rows } = await database.pool.query<{ n: number }>(
+      const { rows } = await database().pool.query<{ n: number }>(
         `select count(*)::int as n from "${schema}".rate_limit_sends where bucket = $1`,
         [bucket],
       );

@@ -5,42 +5,31 @@
  * minute and the next attempt sees the windows as they would be then. A wait is known up to the time the
  * test took between writing the sends and the limiter's reading of the clock, measured, never guessed.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { migrate, postgresRateLimiter, rateLimitBucket, SharedRateLimitError } from '../../src/postgres/index.js';
 import { ConfigurationError } from '../../src/runtime/errors.js';
 import type { RateLimit } from '../../src/runtime/rate-limiter.js';
-import { startTestDatabase, type TestDatabase } from '../helpers/postgres.js';
+import { useTestDatabase } from '../helpers/postgres.js';
 
-let database: TestDatabase;
-
-beforeAll(async () => {
-  database = await startTestDatabase();
-  // pg.Pool's end() resolves before its idle connections have closed; the server's shutdown then reaches one
-  // as an 'error' event of the pool, which would be an uncaught exception without a listener.
-  database.pool.on('error', () => {});
-}, 60_000);
-
-afterAll(async () => {
-  await database?.stop();
-});
+const database = useTestDatabase();
 
 async function migratedSchema(): Promise<string> {
-  const schema = database.freshSchema();
-  await migrate(database.pool, { schema });
+  const schema = database().freshSchema();
+  await migrate(database().pool, { schema });
   return schema;
 }
 
 /** Sends of `bucket` aged `ages` milliseconds on the database's clock. */
 async function seedSends(schema: string, bucket: string, ages: readonly number[]): Promise<void> {
   for (const age of ages)
-    await database.pool.query(
+    await database().pool.query(
       `insert into "${schema}".rate_limit_sends (bucket, sent_at) values ($1, clock_timestamp() - $2 * interval '1 millisecond')`,
       [bucket, age],
     );
 }
 
 async function sendsOf(schema: string, bucket: string): Promise<number> {
-  const { rows } = await database.pool.query<{ n: number }>(
+  const { rows } = await database().pool.query<{ n: number }>(
     `select count(*)::int as n from "${schema}".rate_limit_sends where bucket = $1`,
     [bucket],
   );
@@ -53,7 +42,7 @@ function timeTravel(schema: string, bucket: string) {
   const sleep = async (ms: number, signal?: AbortSignal): Promise<void> => {
     signal?.throwIfAborted();
     waits.push(ms);
-    await database.pool.query(
+    await database().pool.query(
       `update "${schema}".rate_limit_sends set sent_at = sent_at - $2 * interval '1 millisecond' where bucket = $1`,
       [bucket, ms],
     );
@@ -102,7 +91,7 @@ describe('postgresRateLimiter: one acquire against the sends already in the buck
     const schema = await migratedSchema();
     const bucket = rateLimitBucket('core-banking', 'client-a');
     const travel = timeTravel(schema, bucket);
-    const limiter = postgresRateLimiter(database.pool, { schema, bucket, limits, safetyMarginMs: margin, sleep: travel.sleep });
+    const limiter = postgresRateLimiter(database().pool, { schema, bucket, limits, safetyMarginMs: margin, sleep: travel.sleep });
     const seeded = performance.now();
     await seedSends(schema, bucket, ages);
     await limiter.acquire();
@@ -121,7 +110,7 @@ describe('postgresRateLimiter: one acquire against the sends already in the buck
     const schema = await migratedSchema();
     await seedSends(schema, 'core-banking:client-b', [10, 20, 30]);
     const travel = timeTravel(schema, 'core-banking:client-a');
-    const limiter = postgresRateLimiter(database.pool, {
+    const limiter = postgresRateLimiter(database().pool, {
       schema,
       bucket: 'core-banking:client-a',
       limits: [perSecond(3)],
@@ -137,7 +126,7 @@ describe('postgresRateLimiter: one acquire against the sends already in the buck
     const bucket = 'core-banking:client-a';
     const travel = timeTravel(schema, bucket);
     const options = { schema, bucket, limits: [perSecond(3)], safetyMarginMs: 0, sleep: travel.sleep };
-    const [first, second] = [postgresRateLimiter(database.pool, options), postgresRateLimiter(database.pool, options)];
+    const [first, second] = [postgresRateLimiter(database().pool, options), postgresRateLimiter(database().pool, options)];
     await Promise.all([first.acquire(), second.acquire(), first.acquire()]);
     expect(travel.waits).toEqual([]);
     await second.acquire();
@@ -153,7 +142,7 @@ describe('postgresRateLimiter: cancelled waits, failures, pruning', () => {
     const schema = await migratedSchema();
     const bucket = 'core-banking:client-a';
     await seedSends(schema, bucket, [10]);
-    const limiter = postgresRateLimiter(database.pool, { schema, bucket, limits: [{ limit: 1, intervalMs: 60_000 }] });
+    const limiter = postgresRateLimiter(database().pool, { schema, bucket, limits: [{ limit: 1, intervalMs: 60_000 }] });
     const controller = new AbortController();
     const reason = new Error('caller gave up');
     setTimeout(() => controller.abort(reason), 50);
@@ -163,21 +152,21 @@ describe('postgresRateLimiter: cancelled waits, failures, pruning', () => {
 
   it('a signal aborted before the acquire ends it at once, even with room', async () => {
     const schema = await migratedSchema();
-    const limiter = postgresRateLimiter(database.pool, { schema, bucket: 'core-banking:client-a', limits: [perSecond(5)] });
+    const limiter = postgresRateLimiter(database().pool, { schema, bucket: 'core-banking:client-a', limits: [perSecond(5)] });
     const reason = new Error('already cancelled');
     await expect(limiter.acquire(AbortSignal.abort(reason))).rejects.toBe(reason);
     expect(await sendsOf(schema, 'core-banking:client-a')).toBe(0);
   });
 
   it('a database without the tables fails the acquire with a SharedRateLimitError naming the bucket, then recovers once migrated', async () => {
-    const schema = database.freshSchema();
-    const limiter = postgresRateLimiter(database.pool, { schema, bucket: 'core-banking:client-a', limits: [perSecond(5)] });
+    const schema = database().freshSchema();
+    const limiter = postgresRateLimiter(database().pool, { schema, bucket: 'core-banking:client-a', limits: [perSecond(5)] });
     const error = await limiter.acquire().catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(SharedRateLimitError);
     expect((error as Error).message).toMatch(
       /^rate limit of bucket core-banking:client-a: the database failed, the request was not sent: /,
     );
-    await migrate(database.pool, { schema });
+    await migrate(database().pool, { schema });
     await expect(limiter.acquire()).resolves.toBeUndefined();
   });
 
@@ -187,7 +176,7 @@ describe('postgresRateLimiter: cancelled waits, failures, pruning', () => {
     await seedSends(schema, bucket, [9_000, 6_500, 5_500, 100]);
     await seedSends(schema, 'core-banking:client-b', [9_000]);
     const limits = [perSecond(10), { limit: 100, intervalMs: 5_000 }];
-    const limiter = postgresRateLimiter(database.pool, { schema, bucket, limits, safetyMarginMs: 1_000, pruneEvery: 2 });
+    const limiter = postgresRateLimiter(database().pool, { schema, bucket, limits, safetyMarginMs: 1_000, pruneEvery: 2 });
     await limiter.acquire();
     expect(await sendsOf(schema, bucket)).toBe(5);
     await limiter.acquire();
@@ -218,12 +207,12 @@ describe('postgresRateLimiter options', () => {
     { given: 'pruning every 0 admissions', options: { bucket: 'b', limits, pruneEvery: 0 }, want: /pruneEvery must be/ },
     { given: 'a schema that is no plain identifier', options: { bucket: 'b', limits, schema: 'Bad-Name' }, want: /schema must be/ },
   ])('$given', ({ options, want }) => {
-    const create = () => postgresRateLimiter(database.pool, options);
+    const create = () => postgresRateLimiter(database().pool, options);
     if (want === undefined) expect(create).not.toThrow();
     else expect(create).toThrow(want);
   });
 
   it('refuses with a ConfigurationError', () => {
-    expect(() => postgresRateLimiter(database.pool, { bucket: '', limits })).toThrow(ConfigurationError);
+    expect(() => postgresRateLimiter(database().pool, { bucket: '', limits })).toThrow(ConfigurationError);
   });
 });
