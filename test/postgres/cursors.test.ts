@@ -28,23 +28,28 @@ describe('postgresCursorLeases', () => {
   });
 
   it('gives a free name to exactly one of twenty replicas asking at once, and an expired one to exactly one again', async () => {
-    // A pool of its own, one connection per replica, ended here while the server runs: the shared pool stays at
-    // one connection, so no connection is still closing when the server stops after the last test.
+    // A pool of its own, one connection per replica, so the twenty really ask at once.
     const racers = new pg.Pool({ connectionString: database.url, max: 20 });
-    const leases = postgresCursorLeases(racers, { schema });
-    const holders = Array.from({ length: 20 }, (_, index) => `replica-${index}`);
-    const first = await Promise.all(holders.map((holder) => leases.acquire('race', holder, 50)));
-    expect(first.filter(Boolean).map((lease) => lease?.fence)).toEqual([1]);
-    await new Promise((resolve) => setTimeout(resolve, 150));
-    const second = await Promise.all(holders.map((holder) => leases.acquire('race', holder, 60_000)));
-    const winners = second.filter(Boolean);
-    expect(winners.map((lease) => lease?.fence)).toEqual([2]);
-    const { rows } = await database.pool.query(`select holder, fence::int as fence from "${schema}".poll_cursors where name = 'race'`);
-    expect(rows).toEqual([{ holder: winners[0]?.holder, fence: 2 }]);
-    const open = racers.totalCount;
-    let removed = 0;
-    const closed = new Promise((resolve) => racers.on('remove', () => ++removed === open && resolve(undefined)));
-    await closed;
+    racers.on('error', () => {});
+    try {
+      const leases = postgresCursorLeases(racers, { schema });
+      const holders = Array.from({ length: 20 }, (_, index) => `replica-${index}`);
+      // Leases long enough that none runs out while the twenty ask, however slow the machine.
+      const first = await Promise.all(holders.map((holder) => leases.acquire('race', holder, 60_000)));
+      expect(first.filter(Boolean).map((lease) => lease?.fence)).toEqual([1]);
+      // The winner's lease ends (moved into the past on the database's clock, rather than waited for).
+      await database.pool.query(
+        `update "${schema}".poll_cursors set lease_until = clock_timestamp() - interval '1 second' where name = 'race'`,
+      );
+      const second = await Promise.all(holders.map((holder) => leases.acquire('race', holder, 60_000)));
+      const winners = second.filter(Boolean);
+      expect(winners.map((lease) => lease?.fence)).toEqual([2]);
+      const { rows } = await database.pool.query(`select holder, fence::int as fence from "${schema}".poll_cursors where name = 'race'`);
+      expect(rows).toEqual([{ holder: winners[0]?.holder, fence: 2 }]);
+    } finally {
+      // Ended here while the server runs, so no connection of it is still closing when the server stops.
+      await racers.end();
+    }
   });
 
   it('times leases by the database clock: a lease ends at clock_timestamp() plus leaseMs', async () => {
