@@ -5,7 +5,7 @@
  */
 import type { AccountsFacade } from '../../generated/accounts/operations.js';
 import type { CallOptions } from '../runtime/contract.js';
-import { RequestValidationError } from '../runtime/errors.js';
+import { RequestValidationError, type ValidationIssue } from '../runtime/errors.js';
 
 type Upload = AccountsFacade['onboarding']['uploadImage'];
 type UploadArgs = Parameters<Upload>[0];
@@ -28,22 +28,31 @@ export function imageTypeOf(head: Uint8Array): (typeof signatures)[number] | und
   return signatures.find((signature) => signature.bytes.every((byte, index) => head[index] === byte));
 }
 
+/**
+ * The issues of an image file from its first bytes (8 are enough) and its size: a JPG or PNG, not empty,
+ * at most 10 MB. The client checks a file before uploading it; the sandbox checks the file it received.
+ */
+export function checkImageFile(head: Uint8Array, size: number): ValidationIssue[] {
+  const issues: ValidationIssue[] = [];
+  if (!imageTypeOf(head))
+    issues.push({ pointer: '/body/file', rule: 'image-type', message: 'must be a JPG or PNG image (its first bytes are neither)' });
+  if (size > maxImageBytes)
+    issues.push({
+      pointer: '/body/file',
+      rule: 'image-size',
+      message: `must be at most 10 MB (${maxImageBytes} bytes); this file has ${size}`,
+    });
+  if (size === 0) issues.push({ pointer: '/body/file', rule: 'image-size', message: 'is empty' });
+  return issues;
+}
+
 export function checkedImageUpload(upload: Upload) {
   return async (args: ImageUploadArgs, options?: CallOptions): Promise<Awaited<ReturnType<Upload>>> => {
     const { file } = args.body;
     const size = file instanceof Blob ? file.size : file.byteLength;
     const head = file instanceof Blob ? new Uint8Array(await file.slice(0, 8).arrayBuffer()) : file.subarray(0, 8);
     const detected = imageTypeOf(head);
-    const issues = [];
-    if (!detected)
-      issues.push({ pointer: '/body/file', rule: 'image-type', message: 'must be a JPG or PNG image (its first bytes are neither)' });
-    if (size > maxImageBytes)
-      issues.push({
-        pointer: '/body/file',
-        rule: 'image-size',
-        message: `must be at most 10 MB (${maxImageBytes} bytes); this file has ${size}`,
-      });
-    if (size === 0) issues.push({ pointer: '/body/file', rule: 'image-size', message: 'is empty' });
+    const issues = checkImageFile(head, size);
     if (issues.length > 0) throw new RequestValidationError('onboarding.uploadImage', issues);
     const name = file instanceof File ? file.name : `${args.body.type.toLowerCase()}.${detected!.extension}`;
     const part = new File([file], name, { type: detected!.type });

@@ -4,14 +4,14 @@
  * document images (accepted only in statuses 0 and 1), and accounts-API credentials issued for child
  * accounts — usable at once at the token endpoint, each operating its child account with its scopes.
  */
+import { checkImageFile, imageTypeOf } from '../../accounts/onboarding-image.js';
+import { checkImageUpload } from '../../accounts/read-checks.js';
 import type { ControlVerb, Handler, SandboxEnvironment, SandboxRequest } from '../contract.js';
 import { callerOf, invalid, notFound, refuse } from './access.js';
 import { type Account, type AccountsState, instant, type Json, next } from './state.js';
 
 /** Section 4.3: at most 10 active accounts-API credentials per child account. */
 export const maxCredentialsPerAccount = 10;
-/** Section 8: an onboarding image is a JPG or PNG of at most 10 MB. */
-const maxImageBytes = 10 * 1024 * 1024;
 
 /** BaaS-scope operations are the partner's: an account credential lacks their scopes, and is refused here too. */
 function requireBaas(request: SandboxRequest, state: AccountsState, env: SandboxEnvironment): void {
@@ -82,13 +82,6 @@ function onboardingOf(state: AccountsState, id: string): Json {
 
 const defined = (value: Json): Json => Object.fromEntries(Object.entries(value).filter(([, member]) => member !== undefined));
 
-/** The image's type from its first bytes (the JPEG and PNG signatures), or undefined. */
-function imageType(bytes: Uint8Array): string | undefined {
-  if (bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'jpg';
-  const png = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
-  return png.every((byte, index) => bytes[index] === byte) ? 'png' : undefined;
-}
-
 export const onboardingHandlers: Record<string, Handler<AccountsState>> = {
   'onboarding.create': (request, state, env) => {
     requireBaas(request, state, env);
@@ -121,19 +114,17 @@ export const onboardingHandlers: Record<string, Handler<AccountsState>> = {
     const onboarding = onboardingOf(state, request.path.id!);
     const { type, file } = request.body as { type: string; file: { size?: number; bytes?: Uint8Array } | string };
     const bytes = typeof file === 'string' ? Buffer.from(file, 'latin1') : (file.bytes ?? new Uint8Array());
-    if (!imageType(bytes)) invalid('file: must be a JPG or PNG image (its first bytes are neither)');
-    if (bytes.length > maxImageBytes) invalid(`file: must be at most 10 MB; this one has ${bytes.length} bytes`);
-    if (![0, 1].includes(onboarding.status as number))
-      refuse(
-        422,
-        'onboarding-image-not-allowed',
-        `the onboarding is in status ${String(onboarding.status)}; images are accepted in 0 (pending) and 1 (awaiting approval)`,
-      );
+    // The rules the client checks before uploading (image type and size, then the onboarding's status), the same functions.
+    const fileIssues = checkImageFile(bytes.subarray(0, 8), bytes.length);
+    if (fileIssues.length > 0) invalid(fileIssues.map((issue) => `file: ${issue.message}`).join('; '));
+    const [notAllowed] = checkImageUpload(onboarding);
+    if (notAllowed) refuse(422, 'onboarding-image-not-allowed', notAllowed.message);
     onboarding.updatedAt = instant(env);
+    const extension = imageTypeOf(bytes)!.extension;
     return {
       status: 200,
       body: {
-        image: { type, url: `${request.baseUrl}/onboardings/${String(onboarding.id)}/images/${type.toLowerCase()}.${imageType(bytes)}` },
+        image: { type, url: `${request.baseUrl}/onboardings/${String(onboarding.id)}/images/${type.toLowerCase()}.${extension}` },
       },
     };
   },

@@ -5,6 +5,7 @@
  * value the payer can change (value field zero) is 422. Payments follow the outgoing life of
  * outgoing.ts. The control verb `billet { amount, dueInDays? }` issues a payable boleto's codes.
  */
+import { checkBilletPayable, checkBilletPaymentAmount } from '../../accounts/read-checks.js';
 import { barcodeOfDigitableLine, checkBoletoBarcode, checkBoletoLine, digitableLineOfBarcode, modulo11Bank } from '../../formats/boleto.js';
 import type { ControlVerb, Handler, SandboxEnvironment, SandboxRequest } from '../contract.js';
 import { accountOf, invalid, notFound, refuse } from './access.js';
@@ -71,12 +72,12 @@ function pay(request: SandboxRequest, state: AccountsState, env: SandboxEnvironm
   if (queried && !state.billetQueries[`${account.id}:${barcodeOf(code)}`])
     refuse(422, 'billet-not-queried', 'billetCode: query the billet with POST /billets/info before paying it as queried');
   const info = infoOf(state, env, account, code);
-  if (info.allowChangeValue === true)
-    refuse(422, 'billet-value-changeable', 'the payer may change this billet value: pay it through an authorized administrative channel');
+  // The rules the client checks against the billet info it read, the same functions.
+  const [changeable] = checkBilletPayable(info);
+  if (changeable) refuse(422, 'billet-value-changeable', changeable.message);
+  const [mismatch] = checkBilletPaymentAmount(info, body);
+  if (mismatch) refuse(422, 'billet-amount-mismatch', mismatch.message);
   const total = info.totalUpdated as number;
-  const asked = (body.payment as Json | undefined)?.amount;
-  if (typeof asked === 'number' && centsOf(asked) !== centsOf(total))
-    refuse(422, 'billet-amount-mismatch', `payment.amount ${asked} differs from the updated value ${total} (interest and fine included)`);
   const id = next(state, 'billet', 40_001);
   const at = instant(env);
   const barcode = barcodeOf(code);

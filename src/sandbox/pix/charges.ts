@@ -5,6 +5,8 @@
  * alone removes it; any change of a charge that is not ATIVA is refused with the operation's 400.
  */
 import { buildBrCode } from '../../formats/brcode.js';
+import { checkBrlAmount } from '../../formats/values.js';
+import { checkChargeChangeable } from '../../pix/read-checks.js';
 import { type Handler, type SandboxEnvironment, SandboxProblem, type SandboxRequest } from '../contract.js';
 import { instant, type Json, page, type PixState, type StoredCharge, within } from './state.js';
 import { checkBatchEntry } from './batches.js';
@@ -45,7 +47,7 @@ function brCodeOf(state: PixState, location: string, amount: unknown): string {
     url: location,
     merchantName: state.receiver.name,
     merchantCity: state.receiver.city,
-    ...(typeof amount === 'string' && /^\d{1,10}\.\d{2}$/.test(amount) ? { amount } : {}),
+    ...(typeof amount === 'string' && checkBrlAmount(amount).valid ? { amount } : {}),
   });
 }
 
@@ -126,14 +128,12 @@ export function reviseCharge(
 ): void {
   const kind = charge.kind;
   const txid = charge.current.txid as string;
-  if (charge.current.status !== 'ATIVA')
-    refuse(kind, `the charge is ${String(charge.current.status)}: only an ATIVA charge can be changed`, 'status', charge.current.status);
+  // The state rule, as the client checks it on a charge it read. The body's own rules (status only
+  // REMOVIDA_PELO_USUARIO_RECEBEDOR, a removal sent alone) were checked before: the engine runs the
+  // schema and the cross-field checks of PATCH, and batches.ts the same checks on each batch entry.
+  const [notChangeable] = checkChargeChangeable(charge.current as Parameters<typeof checkChargeChangeable>[0]);
+  if (notChangeable) refuse(kind, notChangeable.message, 'status', charge.current.status);
   const members = Object.keys(body);
-  if (body.status !== undefined) {
-    if (body.status !== 'REMOVIDA_PELO_USUARIO_RECEBEDOR')
-      refuse(kind, 'the only status a receiver may set is REMOVIDA_PELO_USUARIO_RECEBEDOR', 'status', body.status);
-    if (members.length > 1) refuse(kind, 'a removal is sent alone, without other changes', 'status', body.status);
-  }
   // A replacement starts again from the defaults of a creation, keeping the creation instant and the location.
   const base = replace
     ? {

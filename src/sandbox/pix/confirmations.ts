@@ -66,14 +66,8 @@ export const confirmationHandlers: Record<string, Handler<PixState>> = {
         'idRec',
         idRec,
       );
+    // An expiry before now was refused before this handler (requestExpiryNotPast, run by the engine on the sandbox clock).
     const calendario = body.calendario as Json;
-    if (Date.parse(String(calendario.dataExpiracaoSolicitacao)) < env.clock.nowMs())
-      refuse(
-        invalid,
-        'dataExpiracaoSolicitacao is before the creation of the request',
-        'calendario.dataExpiracaoSolicitacao',
-        calendario.dataExpiracaoSolicitacao,
-      );
     const open = Object.values(state.confirmations).find((entry) => entry.idRec === idRec && active.includes(String(entry.status)));
     if (open)
       refuse(invalid, `the recurrence already has the active request ${String(open.idSolicRec)} (${String(open.status)})`, 'idRec', idRec);

@@ -99,14 +99,8 @@ export function approveRecurrence(state: PixState, env: SandboxEnvironment, recu
 export const recurrenceHandlers: Record<string, Handler<PixState>> = {
   'rec.create': (request, state, env) => {
     const body = request.body as Json;
+    // dataFinal not before dataInicial: recDatesInOrder, run by the engine before this handler.
     const calendario = body.calendario as Json;
-    if (typeof calendario.dataFinal === 'string' && calendario.dataFinal < String(calendario.dataInicial))
-      refuse(
-        invalid,
-        `dataFinal ${calendario.dataFinal} is before dataInicial ${String(calendario.dataInicial)}`,
-        'calendario.dataFinal',
-        calendario.dataFinal,
-      );
     checkJourneyCharge(state, body);
     const idRec = newIdRec(state, env, body.politicaRetentativa === 'PERMITE_3R_7D');
     const dadosJornada = isRecord(body.ativacao) ? body.ativacao.dadosJornada : undefined;

@@ -72,10 +72,9 @@ function create(state: PixState, env: SandboxEnvironment, txid: string, body: Js
     ]);
   if (recurrence.status !== 'APROVADA')
     refuse(invalid, `the recurrence is ${String(recurrence.status)}: charges are made only for an APROVADA recurrence`, 'idRec', idRec);
+  // A due date before today was refused before this handler (dueDateNotBeforeToday, run by the engine).
   const dueDate = String((body.calendario as Json).dataDeVencimento);
   const calendar = recurrence.calendario as Json;
-  if (dueDate < today(env))
-    refuse(invalid, `dataDeVencimento is before the creation date ${today(env)}`, 'calendario.dataDeVencimento', dueDate);
   if (dueDate < String(calendar.dataInicial) || (typeof calendar.dataFinal === 'string' && dueDate > calendar.dataFinal))
     refuse(invalid, 'dataDeVencimento is outside the dates of the recurrence', 'calendario.dataDeVencimento', dueDate);
   const original = (body.valor as Json).original;
@@ -170,10 +169,10 @@ export const recurringChargeHandlers: Record<string, Handler<PixState>> = {
         'politicaRetentativa',
         current.politicaRetentativa,
       );
+    // A date that is not in the future was refused before this handler (retryDateInTheFuture, run by the engine).
     const pending = pendingOf(current);
     if (pending)
       refuse(invalid, `the attempt for ${String(pending.dataLiquidacao)} is ${String(pending.status)}`, 'tentativas', pending.status);
-    if (date <= today(env)) refuse(invalid, `the date must be in the future (today is ${today(env)})`, 'data', date);
     const last = addDays(String((current.calendario as Json).dataDeVencimento), retryWindowDays);
     if (date > last) refuse(invalid, `retries end ${retryWindowDays} days after the due date, on ${last}`, 'data', date);
     if (!canRetry(current, env)) refuse(invalid, `the charge already had ${maxRetries} retries`, 'data', date);
