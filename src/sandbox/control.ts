@@ -3,7 +3,7 @@
  * <verb>`): what the platform does on its own (a payer pays, an order settles, the clock moves, a webhook is
  * resent) made to happen on demand, plus faults and a reset. Plain JSON over HTTP under `/_sandbox`.
  *
- *   GET    /_sandbox                      interfaces and their URLs, the clock, planned faults
+ *   GET    /_sandbox                      interfaces, their URLs, verbs and inputs, the clock, planned faults
  *   POST   /_sandbox/reset                { seed? }  state back to empty
  *   POST   /_sandbox/clock                { advanceSeconds?, speed? }
  *   POST   /_sandbox/faults               { operationId, kind, count?, retryAfterSeconds?, delayMs? }
@@ -11,11 +11,23 @@
  *   GET    /_sandbox/deliveries           every webhook delivery and its attempts
  *   POST   /_sandbox/deliveries/<id>/resend
  *   POST   /_sandbox/<document>/<verb>    a verb of that interface's module (pix/pay, accounts/otp, …)
+ *
+ * It cannot take an answer out of the contract: a verb's members are checked where they land
+ * (verb-contract.ts), the verb runs as a transaction whose product is checked before it is kept
+ * (control-transaction.ts), and a refusal is a 400 naming the member, the rule and the place, with nothing
+ * stored.
  */
+import { readFileSync } from 'node:fs';
+import { bundledSpecPath } from '../checks/registry.js';
+import { strictValidator } from '../checks/strict-response.js';
+import { withoutTrailingSlashes } from '../runtime/text.js';
+import { check } from '../runtime/validation.js';
 import { type SandboxEnvironment, SandboxProblem } from './contract.js';
+import { inTransaction } from './control-transaction.js';
 import type { MountedModule } from './engine.js';
 import type { FaultPlan, FaultRequest } from './faults.js';
-import { withoutTrailingSlashes } from '../runtime/text.js';
+import { retryAfterViolations } from './fault-contract.js';
+import { type ControlViolation, contractOf, placesOf, VerbChecker } from './verb-contract.js';
 
 export const controlPrefix = '/_sandbox';
 
@@ -35,18 +47,76 @@ export interface ControlAnswer {
   readonly body: unknown;
 }
 
-const refuse = (status: number, detail: string): ControlAnswer => ({ status, body: { detail } });
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+type Json = Record<string, unknown>;
+
+const refuse = (status: number, detail: string, violations?: readonly ControlViolation[]): ControlAnswer => ({
+  status,
+  body: { status, detail, ...(violations && violations.length > 0 ? { violations } : {}) },
+});
+const isRecord = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** `/valor` → `valor`, `/body/valor` → `body/valor`: how a member is named in a refusal's words. */
+const memberName = (pointer: string): string => pointer.replace(/^\//, '') || 'the body';
+
+/** The 400 of a verb refused by the contract: every violation in one line, then what to do. */
+export function contractRefusal(verb: string, violations: readonly ControlViolation[], produced = false): ControlAnswer {
+  const reasons = violations.map(
+    (violation) => `${memberName(violation.pointer)} ${violation.message}${violation.place ? `, as ${violation.place} says` : ''}`,
+  );
+  const lead = produced ? `what it would have answered leaves the contract: ` : '';
+  const todo = produced
+    ? 'the sandbox cannot make this move from this state'
+    : `send values the contract accepts where they land (GET ${controlPrefix} lists the inputs of every verb)`;
+  return refuse(400, `${verb} refused, nothing stored: ${lead}${reasons.join('; ')}; ${todo}`, violations);
+}
+
+/** The bundles and pattern words of the mounted documents, any other document read from generated/ once. */
+function schemaSource(mounted: ReadonlyMap<string, MountedModule>) {
+  const others = new Map<string, Json>();
+  return {
+    bundle(document: string): Json {
+      const entry = mounted.get(document);
+      if (entry) return entry.bundle;
+      let bundle = others.get(document);
+      if (!bundle) {
+        bundle = JSON.parse(readFileSync(bundledSpecPath(document), 'utf8')) as Json;
+        others.set(document, bundle);
+      }
+      return bundle;
+    },
+    strictValidator,
+    check: (validator: Parameters<typeof check>[0], value: unknown, pointer: string, document: string) =>
+      check(validator, value, pointer, mounted.get(document)?.generated.patternDescriptions ?? {}),
+  };
+}
+
+/** What each member of each verb is: the place it lands in, or what it picks. */
+function inputsOf(entry: MountedModule): Json {
+  return Object.fromEntries(
+    Object.entries(entry.module.controls ?? {}).map(([verb, run]) => {
+      const contract = contractOf(run);
+      const lands = Object.entries(contract?.lands ?? {}).map(([member, landing]) => [
+        member,
+        typeof landing === 'function'
+          ? 'checked where it lands, which depends on the body'
+          : `lands in ${placesOf(landing, {}).join(', ')}`,
+      ]);
+      return [verb, Object.fromEntries([...Object.entries(contract?.selects ?? {}), ...lands])];
+    }),
+  );
+}
 
 export function controlPlane(dependencies: ControlDependencies) {
   const { env, faults, mounted } = dependencies;
+  const source = schemaSource(mounted);
+  const checker = new VerbChecker(source);
   const overview = (): ControlAnswer => ({
     status: 200,
     body: {
       interfaces: Object.fromEntries(
         [...mounted].map(([document, entry]) => [
           document,
-          { url: dependencies.urlOf(document), verbs: Object.keys(entry.module.controls ?? {}) },
+          { url: dependencies.urlOf(document), verbs: Object.keys(entry.module.controls ?? {}), inputs: inputsOf(entry) },
         ]),
       ),
       clock: env.clock.now().toISOString(),
@@ -54,6 +124,29 @@ export function controlPlane(dependencies: ControlDependencies) {
       faults: faults.list(),
     },
   });
+
+  /** A module's verb: its inputs checked, then run as a transaction whose declared answers are checked before it is kept. */
+  const runVerb = async (document: string, name: string, body: Json): Promise<ControlAnswer> => {
+    const entry = mounted.get(document);
+    const verb = entry?.module.controls?.[name];
+    if (!entry) return refuse(404, `no interface ${document} in the sandbox; known: ${[...mounted.keys()].join(', ')}`);
+    if (!verb)
+      return refuse(404, `${document} has no verb ${name}; known: ${Object.keys(entry.module.controls ?? {}).join(', ') || 'none'}`);
+    const label = `${document}/${name}`;
+    const contract = contractOf(verb);
+    const wrong = contract ? checker.inputViolations(contract, body) : [];
+    if (wrong.length > 0) return contractRefusal(label, wrong);
+    const outcome = await inTransaction(
+      [...mounted.values()].map((candidate) => candidate.state),
+      entry.env,
+      (transactional) => verb(body, entry.state, transactional),
+      (answer) => {
+        const drift = contract ? checker.answerViolations(contract, answer, entry.state) : [];
+        return drift.length > 0 ? contractRefusal(label, drift, true) : undefined;
+      },
+    );
+    return 'kept' in outcome ? { status: 200, body: outcome.kept } : outcome.refused;
+  };
 
   return async (method: string, target: string, given: unknown): Promise<ControlAnswer> => {
     const path = withoutTrailingSlashes(target.split('?')[0]!.slice(controlPrefix.length)) || '/';
@@ -78,6 +171,8 @@ export function controlPlane(dependencies: ControlDependencies) {
         return { status: 200, body: { clock: env.clock.now().toISOString() } };
       }
       if (path === '/faults' && method === 'POST') {
+        const wrong = retryAfterViolations(body, mounted, checker);
+        if (wrong.length > 0) return contractRefusal('faults', wrong);
         const fault = faults.add(body as unknown as FaultRequest, dependencies.knownOperation);
         return { status: 201, body: fault };
       }
@@ -91,17 +186,7 @@ export function controlPlane(dependencies: ControlDependencies) {
           ? { status: 202, body: { resent: segments[1] } }
           : refuse(404, `no delivered webhook ${segments[1]} to resend`);
       }
-      if (segments.length === 2 && method === 'POST') {
-        const entry = mounted.get(segments[0]!);
-        const verb = entry?.module.controls?.[segments[1]!];
-        if (!entry) return refuse(404, `no interface ${segments[0]} in the sandbox; known: ${[...mounted.keys()].join(', ')}`);
-        if (!verb)
-          return refuse(
-            404,
-            `${segments[0]} has no verb ${segments[1]}; known: ${Object.keys(entry.module.controls ?? {}).join(', ') || 'none'}`,
-          );
-        return { status: 200, body: await verb(body, entry.state, entry.env) };
-      }
+      if (segments.length === 2 && method === 'POST') return await runVerb(segments[0]!, segments[1]!, body);
       return refuse(
         404,
         `no control ${method} ${controlPrefix}${path === '/' ? '' : path}; GET ${controlPrefix} lists the interfaces and their verbs`,

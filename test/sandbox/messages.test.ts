@@ -106,7 +106,9 @@ describe('a pacs.008 sent is answered by a pacs.002 on the long-poll queue', () 
       [accepted.endToEndID, 'ACSP', undefined],
       [chosen.endToEndID, 'RJCT', 'AC03'],
     ]);
-    await expect(control(sandbox, '/messages/reject', { code: 'XX99' })).rejects.toThrow(/400.*code must be a pacs.002 codigoDeErro/);
+    await expect(control(sandbox, '/messages/reject', { code: 'XX99' })).rejects.toThrow(
+      /400.*code must be one of .*AB09.*got \\"XX99\\"\), as messages#Pacs.002\/codigoDeErro says/,
+    );
     await expect(control(sandbox, '/messages/receive', { message: 'pacs.008', body: { ...next, valor: 0 } })).rejects.toThrow(
       /400.*\/valor/,
     );

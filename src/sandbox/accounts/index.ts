@@ -8,7 +8,8 @@
  * { amount, accountId? }` a Pix received; `billet { amount, … }` a payable billet's codes; `payment
  * { idempotencyKey, approve }` decides an APPROVAL_REQUIRED payment; `payInvoice { invoiceId }`;
  * `verifyWallet { walletId }`; `approveOrder`, `settleOrder`, `rejectOrder { orderId }`;
- * `onboardingStatus { id, status }`; `state` (everything held, for a test).
+ * `onboardingStatus { id, status }`; `state` (everything held, for a test). Each verb declares where its
+ * members land in the contract (verb-contract.ts).
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { type Handler, defineSandboxModule } from '../contract.js';
@@ -26,6 +27,7 @@ import { createAccountsState } from './seed.js';
 import type { AccountsState, Json } from './state.js';
 import { transferHandlers } from './transfers.js';
 import { webhookHandlers } from './webhooks.js';
+import { declareVerb } from '../verb-contract.js';
 
 /** Seconds a token of interface A lives (the `expiresAt` of the answer, read as a lifetime by the client). */
 export const accountsTokenSeconds = 3600;
@@ -83,16 +85,69 @@ export const accountsSandbox = defineSandboxModule<AccountsState>({
     ...onboardingHandlers,
   },
   controls: {
-    otp,
-    receive,
-    billet: issueBillet,
-    payment: decidePayment,
-    payInvoice,
-    verifyWallet,
-    approveOrder,
-    settleOrder,
-    rejectOrder,
-    onboardingStatus,
-    state: (_body, state) => state,
+    otp: declareVerb({ document: 'accounts', selects: { key: 'the e-mail or phone of an open key challenge' } }, otp),
+    receive: declareVerb(
+      {
+        document: 'accounts',
+        selects: { accountId: "the account credited (default: the sandbox's own)" },
+        lands: {
+          amount: ['TransactionAmount/available', 'Money/amount'],
+          payerName: 'PartyAccount/name',
+          remittanceInformation: ['TransactionDetail/remittanceInformation', 'TransferEventData/remittanceInformation'],
+        },
+      },
+      receive,
+    ),
+    billet: declareVerb(
+      {
+        document: 'accounts',
+        selects: { dueInDays: 'days from today to the due date (default 10)' },
+        lands: { amount: 'BilletInfo/originalValue' },
+        answers: { '/barcode': 'BilletInfoRequest/billetCode', '/digitableCode': 'BilletPayByDigitableLineRequest/digitableCode' },
+      },
+      issueBillet,
+    ),
+    payment: declareVerb(
+      {
+        document: 'accounts',
+        selects: { idempotencyKey: 'the x-idempotency-key of the APPROVAL_REQUIRED payment', approve: 'true to approve, false to refuse' },
+      },
+      decidePayment,
+    ),
+    payInvoice: declareVerb(
+      { document: 'accounts', selects: { invoiceId: 'the invoice paid', via: 'PIX or BOLETO' }, answers: { '': 'Invoice' } },
+      payInvoice,
+    ),
+    verifyWallet: declareVerb(
+      { document: 'accounts', selects: { walletId: 'the wallet verified' }, answers: { '': 'CaasWallet' } },
+      verifyWallet,
+    ),
+    approveOrder: declareVerb(
+      { document: 'accounts', selects: { orderId: 'the order approved' }, answers: { '': 'CaasOrder' } },
+      approveOrder,
+    ),
+    settleOrder: declareVerb(
+      { document: 'accounts', selects: { orderId: 'the order settled' }, answers: { '/order': 'CaasOrder' } },
+      settleOrder,
+    ),
+    rejectOrder: declareVerb(
+      {
+        document: 'accounts',
+        selects: { orderId: 'the order rejected' },
+        lands: { reason: 'CaasOrder/rejectionReason' },
+        answers: { '': 'CaasOrder' },
+      },
+      rejectOrder,
+    ),
+    onboardingStatus: declareVerb(
+      {
+        document: 'accounts',
+        selects: { id: 'the onboarding moved' },
+        lands: { status: 'Onboarding/status' },
+        answers: { '': 'Onboarding' },
+      },
+      onboardingStatus,
+    ),
+    state: declareVerb({ document: 'accounts' }, (_body, state) => state),
   },
 });

@@ -9,6 +9,7 @@
  *   `registrySeconds` of sandbox time);
  * - `customers { accountId? }`: the payers invoices can be made out to (`customerId` of the creation);
  * - `state`: everything held, each invoice with its stage of section 3.
+ * Each verb declares where its members land in the contract (verb-contract.ts).
  */
 import { defineSandboxModule, type Handler, SandboxProblem } from '../contract.js';
 import { problemDetails } from '../problem-details.js';
@@ -19,6 +20,7 @@ import { feeRuleHandlers } from './fee-rules.js';
 import { confirmRegistrations, invoiceHandlers, payInvoice, register } from './invoices.js';
 import { createCoreBankingState } from './seed.js';
 import type { CoreBankingState, Json } from './state.js';
+import { declareVerb } from '../verb-contract.js';
 
 /** Seconds a token of interface D lives (section 5.4: 3600 in the sample). */
 export const coreBankingTokenSeconds = 3600;
@@ -50,9 +52,15 @@ export const coreBankingSandbox = defineSandboxModule<CoreBankingState>({
     ...credentialHandlers,
   },
   controls: {
-    payInvoice,
-    register,
-    customers: (body, state) => {
+    payInvoice: declareVerb(
+      { document: 'core-banking', selects: { invoiceId: 'the registered invoice paid' }, answers: { '/invoice': 'Invoice' } },
+      payInvoice,
+    ),
+    register: declareVerb(
+      { document: 'core-banking', selects: { invoiceId: 'the REGISTERING invoice confirmed' }, answers: { '/invoice': 'Invoice' } },
+      register,
+    ),
+    customers: declareVerb({ document: 'core-banking', selects: { accountId: 'the account whose payers are listed' } }, (body, state) => {
       const { accountId } = body;
       if (accountId !== undefined && typeof accountId !== 'number' && typeof accountId !== 'string')
         throw new Error('accountId must name an account of the sandbox');
@@ -60,11 +68,11 @@ export const coreBankingSandbox = defineSandboxModule<CoreBankingState>({
         (customer) => accountId === undefined || String(customer.accountId) === String(accountId),
       );
       return { customers };
-    },
-    state: (_body, state, env) => {
+    }),
+    state: declareVerb({ document: 'core-banking' }, (_body, state, env) => {
       confirmRegistrations(state, env);
       return state;
-    },
+    }),
   },
 });
 

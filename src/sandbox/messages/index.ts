@@ -11,6 +11,9 @@ import { exchangeHandlers, reject } from './exchange.js';
 import { messagesProblems } from './problems.js';
 import { pollHandler, receive } from './queue.js';
 import { createMessagesState, type Json, type MessagesState } from './state.js';
+import { declareVerb } from '../verb-contract.js';
+import { answered } from './exchange.js';
+import { messageTable } from '../../../generated/messages/operations.js';
 
 export type { MessagesState } from './state.js';
 
@@ -29,6 +32,11 @@ const login: Handler<MessagesState> = (request, _state, env) => {
   const token = env.tokens.issue({ clientId: String(clientId), scopes: env.tokens.scopesOf(String(clientId)) ?? [] }, messagesTokenSeconds);
   return { status: 200, body: { token }, headers: { 'svc-token': token } };
 };
+
+/** The component of a message's schema (`Pacs.008` for pacs.008), undefined for a name that is no message. */
+function schemaOf(message: unknown): string | undefined {
+  return typeof message === 'string' ? (messageTable as Record<string, { schema: string } | undefined>)[message]?.schema : undefined;
+}
 
 export interface MessagesSandboxOptions {
   /** Real milliseconds an empty long poll is held open (default 1000; at most 30000). */
@@ -54,9 +62,32 @@ export function createMessagesSandbox(options: MessagesSandboxOptions = {}): Mou
       ...directoryHandlers,
     },
     controls: {
-      receive,
-      reject,
-      state: (_body, state) => state,
+      receive: declareVerb(
+        {
+          document: 'messages',
+          selects: { message: 'the kind of message the other participant sends (pacs.008, pain.013, …)' },
+          lands: { body: (body) => schemaOf(body.message) },
+        },
+        receive,
+      ),
+      reject: declareVerb(
+        {
+          document: 'messages',
+          selects: {
+            message: 'the kind of message rejected (default pacs.008)',
+            endToEndId: 'the id of the one message rejected',
+            next: 'how many of the next messages are rejected (default 1)',
+          },
+          lands: {
+            code: (body) => {
+              const rule = answered[typeof body.message === 'string' ? body.message : 'pacs.008'];
+              return rule ? `${schemaOf(rule.reply)}/${rule.codeMember}` : undefined;
+            },
+          },
+        },
+        reject,
+      ),
+      state: declareVerb({ document: 'messages' }, (_body, state) => state),
     },
   });
 }

@@ -15,6 +15,7 @@ import { pixProblems } from '../pix/problems.js';
 import type { PixState } from '../pix/state.js';
 import { cobPayload, cobvPayload, linkedCharge, type RecurrenceHolding, recPayload } from './payloads.js';
 import { createSigningKey, jwkSet, type SigningKey, signJws } from './signing.js';
+import { declareVerb } from '../verb-contract.js';
 
 export interface PixLocationState {
   /** The key the sandbox PSP signs payloads with (a private JWK, made anew by a reset). */
@@ -70,6 +71,6 @@ export const pixLocationSandbox = defineSandboxModule<PixLocationState>({
   problems: locationProblems,
   handlers,
   controls: {
-    jwks: (_body, state) => jwkSet(state.signingKey),
+    jwks: declareVerb({ document: 'pix-location' }, (_body, state) => jwkSet(state.signingKey)),
   },
 });

@@ -5,11 +5,11 @@
  * verbs: `pay` (a payer pays a charge), `keys` (the receiving user's keys, and one more with `{ add }`),
  * `state` (everything held, for a test), `rec` / `solicrec` / `cobr` (the payer's side of Pix Automático:
  * confirm or refuse a recurrence or a request, settle or fail an attempt), `account` (the account recurring
- * charges are paid into).
+ * charges are paid into). Each verb declares where its members land in the contract (verb-contract.ts).
  */
 import { defineSandboxModule, type Handler, SandboxProblem } from '../contract.js';
 import { batchHandlers } from './batches.js';
-import { chargeHandlers } from './charges.js';
+import { chargeHandlers } from './charge-handlers.js';
 import { confirmationHandlers, confirmationVerb } from './confirmations.js';
 import { locationHandlers } from './locations.js';
 import { pay, paymentHandlers } from './payments.js';
@@ -21,6 +21,7 @@ import { recurringChargeVerb } from './recurring-attempts.js';
 import { recurringChargeHandlers } from './recurring-charges.js';
 import { createPixState, type Json, type PixState } from './state.js';
 import { webhookHandlers } from './webhooks.js';
+import { declareVerb, type Produced, type VerbContract } from '../verb-contract.js';
 
 /** Seconds a token of interface B lives (the standard's examples use one hour). */
 export const pixTokenSeconds = 3600;
@@ -46,6 +47,13 @@ const token: Handler<PixState> = (request, _state, env) => {
   return { status: 200, body: { access_token: accessToken, token_type: 'Bearer', expires_in: pixTokenSeconds, scope: asked.join(' ') } };
 };
 
+/** A verb that takes no member. */
+const nothingTaken: VerbContract<PixState> = { document: 'pix' };
+
+/** A charge paid is answered as GET /cob or GET /cobv answers it. */
+const chargeComponent: Produced<PixState> = (cob, state) =>
+  state.charges[String((cob as Json).txid)]?.kind === 'cobv' ? 'CobVCompleta' : 'CobCompleta';
+
 export const pixSandbox = defineSandboxModule<PixState>({
   document: 'pix',
   prefix: '/pix',
@@ -66,19 +74,50 @@ export const pixSandbox = defineSandboxModule<PixState>({
     ...recurrenceWebhookHandlers,
   },
   controls: {
-    pay,
-    keys: (body, state) => {
-      if (body.add !== undefined) {
-        if (typeof body.add !== 'string' || body.add.length === 0 || body.add.length > 77)
-          throw new Error('add must be a Pix key (1 to 77 characters)');
-        if (!state.receiver.keys.includes(body.add)) state.receiver.keys.push(body.add);
-      }
+    pay: declareVerb(
+      {
+        document: 'pix',
+        selects: { txid: 'the charge paid (its txid)' },
+        lands: { valor: 'Pix/valor', infoPagador: 'Pix/infoPagador' },
+        answers: { '/pix': 'Pix', '/cob': chargeComponent },
+      },
+      pay,
+    ),
+    keys: declareVerb({ document: 'pix', lands: { add: 'Chave' } }, (body, state) => {
+      if (typeof body.add === 'string' && !state.receiver.keys.includes(body.add)) state.receiver.keys.push(body.add);
       return { keys: state.receiver.keys };
-    },
-    state: (_body, state) => state,
-    rec: recurrenceVerb,
-    solicrec: confirmationVerb,
-    cobr: recurringChargeVerb,
-    account: (_body, state) => ({ recebedor: state.recurringAccount }),
+    }),
+    state: declareVerb(nothingTaken, (_body, state) => state),
+    rec: declareVerb(
+      {
+        document: 'pix',
+        selects: { idRec: 'the recurrence moved', status: 'APROVADA, REJEITADA, EXPIRADA or CANCELADA' },
+        lands: {
+          jornada: 'RecAtivacao/tipoJornada',
+          codigo: (body) => (body.status === 'CANCELADA' ? 'RecEncerramento/cancelamento/codigo' : 'RecEncerramento/rejeicao/codigo'),
+        },
+        answers: { '': 'RecCompleta' },
+      },
+      recurrenceVerb,
+    ),
+    solicrec: declareVerb(
+      {
+        document: 'pix',
+        selects: { idSolicRec: 'the confirmation request moved', status: 'ENVIADA, RECEBIDA, ACEITA or REJEITADA' },
+        lands: { codigo: 'RecEncerramento/rejeicao/codigo' },
+        answers: { '': 'SolicRecCompleta' },
+      },
+      confirmationVerb,
+    ),
+    cobr: declareVerb(
+      {
+        document: 'pix',
+        selects: { txid: 'the recurring charge whose pending attempt moves', status: 'AGENDADA, PAGA, REJEITADA or EXPIRADA' },
+        lands: { codigo: ['CobRTentativas/rejeicao/codigo', 'CobREncerramento/rejeicao/codigo'] },
+        answers: { '': 'CobRCompleta' },
+      },
+      recurringChargeVerb,
+    ),
+    account: declareVerb(nothingTaken, (_body, state) => ({ recebedor: state.recurringAccount })),
   },
 });
