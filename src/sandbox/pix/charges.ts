@@ -1,5 +1,6 @@
 /**
- * Immediate (cob) and due-date (cob with vencimento, cobv) charges through the state machine of section 3:
+ * Immediate (cob) and due-date (cob with vencimento, cobv) charges through the state machine of section 3,
+ * shared by their operations (charge-handlers.ts) and the batches of due-date charges (batches.ts):
  * created ATIVA with `revisao` 0, a payload location and a BR Code; a PUT or PATCH of an ATIVA charge
  * raises `revisao` by 1 (a change of `loc` alone does not); `status` REMOVIDA_PELO_USUARIO_RECEBEDOR sent
  * alone removes it; any change of a charge that is not ATIVA is refused with the operation's 400.
@@ -7,28 +8,32 @@
 import { buildBrCode } from '../../formats/brcode.js';
 import { checkBrlAmount } from '../../formats/values.js';
 import { checkChargeChangeable } from '../../pix/read-checks.js';
-import { type Handler, type SandboxEnvironment, SandboxProblem, type SandboxRequest } from '../contract.js';
-import { instant, type Json, page, type PixState, type StoredCharge, within } from './state.js';
-import { checkBatchEntry } from './batches.js';
+import { type SandboxEnvironment, SandboxProblem, type SandboxRequest } from '../contract.js';
+import { instant, type Json, type PixState, type StoredCharge } from './state.js';
 import { linkLocation, newLocation, unlinkLocation } from './locations.js';
 
-type Kind = StoredCharge['kind'];
+export type ChargeKind = StoredCharge['kind'];
 
-const names = {
+/** The error types of each kind of charge. */
+export const chargeErrorTypes = {
   cob: { invalid: 'CobOperacaoInvalida', missing: 'CobNaoEncontrado', query: 'CobConsultaInvalida' },
   cobv: { invalid: 'CobVOperacaoInvalida', missing: 'CobVNaoEncontrada', query: 'CobVConsultaInvalida' },
 } as const;
 
 const isRecord = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-function refuse(kind: Kind, detail: string, property: string, value?: unknown): never {
-  throw new SandboxProblem(400, names[kind].invalid, detail, [{ pointer: `/${property.replace(/\./g, '/')}`, message: detail, value }]);
+/** 400 `CobOperacaoInvalida` or `CobVOperacaoInvalida` naming the offending member (`loc.id`). */
+export function refuseCharge(kind: ChargeKind, detail: string, property: string, value?: unknown): never {
+  throw new SandboxProblem(400, chargeErrorTypes[kind].invalid, detail, [
+    { pointer: `/${property.replace(/\./g, '/')}`, message: detail, value },
+  ]);
 }
 
-function stored(state: PixState, kind: Kind, txid: string): StoredCharge {
+/** The charge `txid` of this kind, or 404 `CobNaoEncontrado` or `CobVNaoEncontrada`. */
+export function storedCharge(state: PixState, kind: ChargeKind, txid: string): StoredCharge {
   const charge = state.charges[txid];
   if (!charge || charge.kind !== kind)
-    throw new SandboxProblem(404, names[kind].missing, `no ${kind} charge has the txid ${txid}`, [
+    throw new SandboxProblem(404, chargeErrorTypes[kind].missing, `no ${kind} charge has the txid ${txid}`, [
       { pointer: '/txid', message: 'unknown txid', value: txid },
     ]);
   return charge;
@@ -55,7 +60,7 @@ function brCodeOf(state: PixState, location: string, amount: unknown): string {
 type Origin = Pick<SandboxRequest, 'baseUrl'>;
 
 /** The members of a request body applied to a charge, checking what the schema cannot (chave, loc). */
-function apply(state: PixState, kind: Kind, txid: string, base: Json, body: Json, request: Origin, env: SandboxEnvironment): Json {
+function apply(state: PixState, kind: ChargeKind, txid: string, base: Json, body: Json, request: Origin, env: SandboxEnvironment): Json {
   const next: Json = { ...base };
   for (const [member, value] of Object.entries(body)) {
     if (member === 'loc' || member === 'status') continue;
@@ -64,7 +69,7 @@ function apply(state: PixState, kind: Kind, txid: string, base: Json, body: Json
     else next[member] = value;
   }
   if (typeof next.chave === 'string' && !state.receiver.keys.includes(next.chave))
-    refuse(
+    refuseCharge(
       kind,
       'the key is not one of the receiving user (GET /_sandbox shows them; POST /_sandbox/pix/keys adds one)',
       'chave',
@@ -84,7 +89,7 @@ function apply(state: PixState, kind: Kind, txid: string, base: Json, body: Json
   const currentLoc = isRecord(base.loc) ? base.loc : undefined;
   if (isRecord(requested) && requested.id !== currentLoc?.id) {
     if (currentLoc) unlinkLocation(state, String(currentLoc.id));
-    next.loc = linkLocation(state, kind, txid, requested.id as number, (detail, value) => refuse(kind, detail, 'loc.id', value));
+    next.loc = linkLocation(state, kind, txid, requested.id as number, (detail, value) => refuseCharge(kind, detail, 'loc.id', value));
   } else if (!currentLoc && !isRecord(requested)) {
     next.loc = newLocation(state, kind, txid, request, env);
   }
@@ -96,20 +101,20 @@ function apply(state: PixState, kind: Kind, txid: string, base: Json, body: Json
 }
 
 /** The calendar a charge gets before its body's: one day to pay an immediate charge, 30 days after a due date. */
-function defaultCalendar(kind: Kind, criacao: unknown): Json {
+function defaultCalendar(kind: ChargeKind, criacao: unknown): Json {
   return kind === 'cob' ? { criacao, expiracao: 86_400 } : { criacao, validadeAposVencimento: 30 };
 }
 
 /** Creates the charge `txid` ATIVA, revisao 0 (also for each entry of a batch, batches.ts). */
 export function createCharge(
   state: PixState,
-  kind: Kind,
+  kind: ChargeKind,
   txid: string,
   body: Json,
   request: Origin,
   env: SandboxEnvironment,
 ): StoredCharge {
-  if (state.charges[txid]) refuse(kind, `the txid ${txid} is already in use by this receiving user`, 'txid', txid);
+  if (state.charges[txid]) refuseCharge(kind, `the txid ${txid} is already in use by this receiving user`, 'txid', txid);
   const base: Json = { calendario: defaultCalendar(kind, instant(env)), txid, revisao: 0, status: 'ATIVA' };
   const current = apply(state, kind, txid, base, body, request, env);
   const charge: StoredCharge = { kind, current, revisions: [current], paidBy: [] };
@@ -132,7 +137,7 @@ export function reviseCharge(
   // REMOVIDA_PELO_USUARIO_RECEBEDOR, a removal sent alone) were checked before: the engine runs the
   // schema and the cross-field checks of PATCH, and batches.ts the same checks on each batch entry.
   const [notChangeable] = checkChargeChangeable(charge.current as Parameters<typeof checkChargeChangeable>[0]);
-  if (notChangeable) refuse(kind, notChangeable.message, 'status', charge.current.status);
+  if (notChangeable) refuseCharge(kind, notChangeable.message, 'status', charge.current.status);
   const members = Object.keys(body);
   // A replacement starts again from the defaults of a creation, keeping the creation instant and the location.
   const base = replace
@@ -151,70 +156,4 @@ export function reviseCharge(
   charge.current = next;
   if (!locOnly) charge.revisions.push(next);
   else charge.revisions[charge.revisions.length - 1] = next;
-}
-
-const created = (state: PixState, charge: StoredCharge) => ({ status: 201, body: chargeView(state, charge) });
-
-export function chargeHandlers(kind: Kind): Record<string, Handler<PixState>> {
-  const handlers: Record<string, Handler<PixState>> = {
-    [`${kind}.create`]: (request, state, env) => {
-      if (kind === 'cobv') checkBatchEntry(state, env, request.path.txid!);
-      return created(state, createCharge(state, kind, request.path.txid!, request.body as Json, request, env));
-    },
-    [`${kind}.replace`]: (request, state, env) => {
-      if (kind === 'cobv') checkBatchEntry(state, env, request.path.txid!);
-      const existing = state.charges[request.path.txid!];
-      if (!existing) return created(state, createCharge(state, kind, request.path.txid!, request.body as Json, request, env));
-      if (existing.kind !== kind)
-        refuse(kind, `the txid ${request.path.txid} is in use by a ${existing.kind} charge`, 'txid', request.path.txid);
-      reviseCharge(state, existing, request.body as Json, request, env, true);
-      return { status: 200, body: chargeView(state, existing) };
-    },
-    [`${kind}.revise`]: (request, state, env) => {
-      if (kind === 'cobv') checkBatchEntry(state, env, request.path.txid!);
-      const charge = stored(state, kind, request.path.txid!);
-      reviseCharge(state, charge, request.body as Json, request, env, false);
-      return { status: 200, body: chargeView(state, charge) };
-    },
-    [`${kind}.get`]: (request, state) => {
-      const charge = stored(state, kind, request.path.txid!);
-      const wanted = request.query.revisao;
-      if (typeof wanted === 'number') {
-        const revision = charge.revisions.find((entry) => entry.revisao === wanted);
-        if (!revision)
-          throw new SandboxProblem(400, names[kind].query, `the charge has no revision ${wanted}`, [
-            { pointer: '/revisao', message: 'no such revision', value: wanted },
-          ]);
-        return { status: 200, body: chargeView(state, charge, revision) };
-      }
-      return { status: 200, body: chargeView(state, charge) };
-    },
-    [`${kind}.list`]: (request, state) => {
-      const { query } = request;
-      const matching = Object.values(state.charges).filter((charge) => {
-        const { current } = charge;
-        const devedor = isRecord(current.devedor) ? current.devedor : {};
-        return (
-          charge.kind === kind &&
-          within((current.calendario as Json).criacao, query) &&
-          (query.status === undefined || current.status === query.status) &&
-          (query.cpf === undefined || devedor.cpf === query.cpf) &&
-          (query.cnpj === undefined || devedor.cnpj === query.cnpj) &&
-          (query.locationPresente === undefined || Boolean(current.loc) === query.locationPresente) &&
-          (query.loteCobVId === undefined || state.batchOfTxid[current.txid as string] === String(query.loteCobVId))
-        );
-      });
-      const { items, paginacao } = page(matching, query);
-      const parametros = { inicio: query.inicio, fim: query.fim, paginacao };
-      return { status: 200, body: { parametros, cobs: items.map((charge) => chargeView(state, charge)) } };
-    },
-  };
-  if (kind === 'cob') {
-    handlers['cob.createWithoutTxid'] = (request, state, env) => {
-      let txid = env.random.text(32);
-      while (state.charges[txid]) txid = env.random.text(32);
-      return created(state, createCharge(state, 'cob', txid, request.body as Json, request, env));
-    };
-  }
-  return handlers;
 }

@@ -9,7 +9,7 @@
  */
 import { checkConfirmationCancellable } from '../../pix/read-checks.js';
 import { type ControlVerb, type Handler, type SandboxEnvironment, SandboxProblem } from '../contract.js';
-import { approveRecurrence, moveRecurrence, storedRecurrence } from './recurrences.js';
+import { approveRecurrence, moveRecurrence, storedRecurrence } from './recurrence-moves.js';
 import { defined, isRecord, newIdSolicRec, record, refuse } from './recurrence-support.js';
 import type { Json, PixState } from './state.js';
 

@@ -8,19 +8,14 @@
  * CRIADA. Each change of status is notified at `<webhookrec>/rec`.
  */
 import { crc16 } from '../../formats/brcode.js';
-import { type ControlVerb, type Handler, type SandboxEnvironment, SandboxProblem } from '../contract.js';
+import { type ControlVerb, type Handler, SandboxProblem } from '../contract.js';
 import { confirmationView, expireConfirmations } from './confirmations.js';
+import { approveRecurrence, moveRecurrence, storedRecurrence } from './recurrence-moves.js';
 import { linkRecLocation, unlinkRecLocation } from './rec-locations.js';
-import { convenioOf, createdAt, defined, isRecord, listParameters, newIdRec, record, refuse, unknown } from './recurrence-support.js';
-import { notifyRecurrence } from './recurrence-webhooks.js';
+import { convenioOf, createdAt, defined, isRecord, listParameters, newIdRec, record, refuse } from './recurrence-support.js';
 import { type Json, page, payerIspb, type PixState, within } from './state.js';
 
 const invalid = 'RecOperacaoInvalida';
-
-/** The recurrence `idRec`, or 404 RecNaoEncontrada. */
-export function storedRecurrence(state: PixState, idRec: string): Json {
-  return state.recurrences[idRec] ?? unknown('RecNaoEncontrada', `no recurrence has the idRec ${idRec}`, 'idRec', idRec);
-}
 
 /** The recurrence as POST and PATCH answer it (RecGerada: without the payer and the requests). */
 const generatedView = ({ pagador: _pagador, ...recurrence }: Json): Json => recurrence;
@@ -81,19 +76,6 @@ function checkJourneyCharge(state: PixState, body: Json): void {
   const txid = isRecord(body.ativacao) && isRecord(body.ativacao.dadosJornada) ? body.ativacao.dadosJornada.txid : undefined;
   if (txid !== undefined && !state.charges[String(txid)])
     refuse(invalid, `no immediate or due-date charge has the txid ${String(txid)}`, 'ativacao.dadosJornada.txid', txid);
-}
-
-/** Moves a recurrence to `status` with what explains it (`encerramento`, `ativacao`, `pagador`), and notifies. */
-export function moveRecurrence(state: PixState, env: SandboxEnvironment, recurrence: Json, status: string, members: Json = {}): void {
-  Object.assign(recurrence, members);
-  record(recurrence, status, env);
-  notifyRecurrence(state, env, recurrence);
-}
-
-/** The payer confirmed the recurrence through `jornada`; `pagador` is the payer's PSP and document. */
-export function approveRecurrence(state: PixState, env: SandboxEnvironment, recurrence: Json, jornada: string, pagador: Json): void {
-  const ativacao = { ...(isRecord(recurrence.ativacao) ? recurrence.ativacao : {}), tipoJornada: jornada };
-  moveRecurrence(state, env, recurrence, 'APROVADA', { ativacao, pagador });
 }
 
 export const recurrenceHandlers: Record<string, Handler<PixState>> = {
