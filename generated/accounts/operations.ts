@@ -23,6 +23,32 @@ export const operationTable = {
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
+    "problemTypes": {
+      "shape": "{base_url}/errors/{errorType}",
+      "byStatus": {
+        "400": [
+          "invalid-parameters"
+        ],
+        "401": [
+          "invalid-certificate",
+          "invalid-credentials",
+          "unauthorized"
+        ],
+        "403": [
+          "forbidden",
+          "ip-not-allowed"
+        ],
+        "429": [
+          "rate-limit-exceeded"
+        ],
+        "500": [
+          "internal-error"
+        ],
+        "503": [
+          "service-unavailable"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -65,6 +91,29 @@ export const operationTable = {
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
+    "problemTypes": {
+      "shape": "{base_url}/errors/{errorType}",
+      "byStatus": {
+        "401": [
+          "invalid-certificate",
+          "invalid-credentials",
+          "unauthorized"
+        ],
+        "403": [
+          "forbidden",
+          "ip-not-allowed"
+        ],
+        "429": [
+          "rate-limit-exceeded"
+        ],
+        "500": [
+          "internal-error"
+        ],
+        "503": [
+          "service-unavailable"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -109,6 +158,35 @@ export const operationTable = {
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
+    "problemTypes": {
+      "shape": "{base_url}/errors/{errorType}",
+      "byStatus": {
+        "400": [
+          "invalid-parameters"
+        ],
+        "401": [
+          "invalid-certificate",
+          "invalid-credentials",
+          "unauthorized"
+        ],
+        "403": [
+          "forbidden",
+          "ip-not-allowed"
+        ],
+        "422": [
+          "invalid-otp"
+        ],
+        "429": [
+          "rate-limit-exceeded"
+        ],
+        "500": [
+          "internal-error"
+        ],
+        "503": [
+          "service-unavailable"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -155,6 +233,32 @@ export const operationTable = {
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
+    "problemTypes": {
+      "shape": "{base_url}/errors/{errorType}",
+      "byStatus": {
+        "400": [
+          "invalid-parameters"
+        ],
+        "401": [
+          "invalid-certificate",
+          "invalid-credentials",
+          "unauthorized"
+        ],
+        "403": [
+          "forbidden",
+          "ip-not-allowed"
+        ],
+        "429": [
+          "rate-limit-exceeded"
+        ],
+        "500": [
+          "internal-error"
+        ],
+        "503": [
+          "service-unavailable"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -203,6 +307,38 @@ export const operationTable = {
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
+    "problemTypes": {
+      "shape": "{base_url}/errors/{errorType}",
+      "byStatus": {
+        "400": [
+          "invalid-parameters"
+        ],
+        "401": [
+          "invalid-certificate",
+          "invalid-credentials",
+          "unauthorized"
+        ],
+        "403": [
+          "forbidden",
+          "ip-not-allowed"
+        ],
+        "404": [
+          "not-found"
+        ],
+        "409": [
+          "key-has-active-charges"
+        ],
+        "429": [
+          "rate-limit-exceeded"
+        ],
+        "500": [
+          "internal-error"
+        ],
+        "503": [
+          "service-unavailable"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -253,6 +389,35 @@ export const operationTable = {
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
+    "problemTypes": {
+      "shape": "{base_url}/errors/{errorType}",
+      "byStatus": {
+        "400": [
+          "invalid-parameters"
+        ],
+        "401": [
+          "invalid-certificate",
+          "invalid-credentials",
+          "unauthorized"
+        ],
+        "403": [
+          "forbidden",
+          "ip-not-allowed"
+        ],
+        "404": [
+          "not-found"
+        ],
+        "429": [
+          "rate-limit-exceeded"
+        ],
+        "500": [
+          "internal-error"
+        ],
+        "503": [
+          "service-unavailable"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -347,6 +512,32 @@ export const operationTable = {
       "member": "total"
     },
     "errorTypes": [],
+    "problemTypes": {
+      "shape": "{base_url}/errors/{errorType}",
+      "byStatus": {
+        "400": [
+          "invalid-parameters"
+        ],
+        "401": [
+          "invalid-certificate",
+          "invalid-credentials",
+          "unauthorized"
+        ],
+        "403": [
+          "forbidden",
+          "ip-not-allowed"
+        ],
+        "429": [
+          "rate-limit-exceeded"
+        ],
+        "500": [
+          "internal-error"
+        ],
+        "503": [
+          "service-unavailable"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -395,6 +586,35 @@ export const operationTable = {
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
+    "problemTypes": {
+      "shape": "{base_url}/errors/{errorType}",
+      "byStatus": {
+        "400": [
+          "invalid-parameters"
+        ],
+        "401": [
+          "invalid-certificate",
+          "invalid-credentials",
+          "unauthorized"
+        ],
+        "403": [
+          "forbidden",
+          "ip-not-allowed"
+        ],
+        "404": [
+          "not-found"
+        ],
+        "429": [
+          "rate-limit-exceeded"
+        ],
+        "500": [
+          "internal-error"
+        ],
+        "503": [
+          "service-unavailable"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -438,6 +658,29 @@ export const operationTable = {
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
+    "problemTypes": {
+      "shape": "{base_url}/errors/{errorType}",
+      "byStatus": {
+        "401": [
+          "invalid-certificate",
+          "invalid-credentials",
+          "unauthorized"
+        ],
+        "403": [
+          "forbidden",
+          "ip-not-allowed"
+        ],
+        "429": [
+          "rate-limit-exceeded"
+        ],
+        "500": [
+          "internal-error"
+        ],
+        "503": [
+          "service-unavailable"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -482,6 +725,32 @@ export const operationTable = {
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
+    "problemTypes": {
+      "shape": "{base_url}/errors/{errorType}",
+      "byStatus": {
+        "400": [
+          "invalid-parameters"
+        ],
+        "401": [
+          "invalid-certificate",
+          "invalid-credentials",
+          "unauthorized"
+        ],
+        "403": [
+          "forbidden",
+          "ip-not-allowed"
+        ],
+        "429": [
+          "rate-limit-exceeded"
+        ],
+        "500": [
+          "internal-error"
+        ],
+        "503": [
+          "service-unavailable"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -527,6 +796,32 @@ export const operationTable = {
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
+    "problemTypes": {
+      "shape": "{base_url}/errors/{errorType}",
+      "byStatus": {
+        "400": [
+          "invalid-parameters"
+        ],
+        "401": [
+          "invalid-certificate",
+          "invalid-credentials",
+          "unauthorized"
+        ],
+        "403": [
+          "forbidden",
+          "ip-not-allowed"
+        ],
+        "429": [
+          "rate-limit-exceeded"
+        ],
+        "500": [
+          "internal-error"
+        ],
+        "503": [
+          "service-unavailable"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -620,6 +915,32 @@ export const operationTable = {
       "member": "total"
     },
     "errorTypes": [],
+    "problemTypes": {
+      "shape": "{base_url}/errors/{errorType}",
+      "byStatus": {
+        "400": [
+          "invalid-parameters"
+        ],
+        "401": [
+          "invalid-certificate",
+          "invalid-credentials",
+          "unauthorized"
+        ],
+        "403": [
+          "forbidden",
+          "ip-not-allowed"
+        ],
+        "429": [
+          "rate-limit-exceeded"
+        ],
+        "500": [
+          "internal-error"
+        ],
+        "503": [
+          "service-unavailable"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -662,6 +983,35 @@ export const operationTable = {
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
+    "problemTypes": {
+      "shape": "{base_url}/errors/{errorType}",
+      "byStatus": {
+        "400": [
+          "invalid-parameters"
+        ],
+        "401": [
+          "invalid-certificate",
+          "invalid-credentials",
+          "unauthorized"
+        ],
+        "403": [
+          "forbidden",
+          "ip-not-allowed"
+        ],
+        "404": [
+          "not-found"
+        ],
+        "429": [
+          "rate-limit-exceeded"
+        ],
+        "500": [
+          "internal-error"
+        ],
+        "503": [
+          "service-unavailable"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -701,6 +1051,35 @@ export const operationTable = {
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
+    "problemTypes": {
+      "shape": "{base_url}/errors/{errorType}",
+      "byStatus": {
+        "400": [
+          "invalid-parameters"
+        ],
+        "401": [
+          "invalid-certificate",
+          "invalid-credentials",
+          "unauthorized"
+        ],
+        "403": [
+          "forbidden",
+          "ip-not-allowed"
+        ],
+        "422": [
+          "onboarding-rejected"
+        ],
+        "429": [
+          "rate-limit-exceeded"
+        ],
+        "500": [
+          "internal-error"
+        ],
+        "503": [
+          "service-unavailable"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -747,6 +1126,38 @@ export const operationTable = {
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
+    "problemTypes": {
+      "shape": "{base_url}/errors/{errorType}",
+      "byStatus": {
+        "400": [
+          "invalid-parameters"
+        ],
+        "401": [
+          "invalid-certificate",
+          "invalid-credentials",
+          "unauthorized"
+        ],
+        "403": [
+          "forbidden",
+          "ip-not-allowed"
+        ],
+        "404": [
+          "not-found"
+        ],
+        "422": [
+          "onboarding-image-not-allowed"
+        ],
+        "429": [
+          "rate-limit-exceeded"
+        ],
+        "500": [
+          "internal-error"
+        ],
+        "503": [
+          "service-unavailable"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -836,6 +1247,32 @@ export const operationTable = {
       "member": "total"
     },
     "errorTypes": [],
+    "problemTypes": {
+      "shape": "{base_url}/errors/{errorType}",
+      "byStatus": {
+        "400": [
+          "invalid-parameters"
+        ],
+        "401": [
+          "invalid-certificate",
+          "invalid-credentials",
+          "unauthorized"
+        ],
+        "403": [
+          "forbidden",
+          "ip-not-allowed"
+        ],
+        "429": [
+          "rate-limit-exceeded"
+        ],
+        "500": [
+          "internal-error"
+        ],
+        "503": [
+          "service-unavailable"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -878,6 +1315,35 @@ export const operationTable = {
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
+    "problemTypes": {
+      "shape": "{base_url}/errors/{errorType}",
+      "byStatus": {
+        "400": [
+          "invalid-parameters"
+        ],
+        "401": [
+          "invalid-certificate",
+          "invalid-credentials",
+          "unauthorized"
+        ],
+        "403": [
+          "forbidden",
+          "ip-not-allowed"
+        ],
+        "404": [
+          "not-found"
+        ],
+        "429": [
+          "rate-limit-exceeded"
+        ],
+        "500": [
+          "internal-error"
+        ],
+        "503": [
+          "service-unavailable"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -917,6 +1383,35 @@ export const operationTable = {
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
+    "problemTypes": {
+      "shape": "{base_url}/errors/{errorType}",
+      "byStatus": {
+        "400": [
+          "invalid-parameters"
+        ],
+        "401": [
+          "invalid-certificate",
+          "invalid-credentials",
+          "unauthorized"
+        ],
+        "403": [
+          "forbidden"
+        ],
+        "422": [
+          "account-not-eligible",
+          "credential-limit-reached"
+        ],
+        "429": [
+          "rate-limit-exceeded"
+        ],
+        "500": [
+          "internal-error"
+        ],
+        "503": [
+          "service-unavailable"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -963,6 +1458,32 @@ export const operationTable = {
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
+    "problemTypes": {
+      "shape": "{base_url}/errors/{errorType}",
+      "byStatus": {
+        "400": [
+          "invalid-parameters"
+        ],
+        "401": [
+          "invalid-certificate",
+          "invalid-credentials",
+          "unauthorized"
+        ],
+        "403": [
+          "forbidden",
+          "ip-not-allowed"
+        ],
+        "429": [
+          "rate-limit-exceeded"
+        ],
+        "500": [
+          "internal-error"
+        ],
+        "503": [
+          "service-unavailable"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -1005,6 +1526,32 @@ export const operationTable = {
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
+    "problemTypes": {
+      "shape": "{base_url}/errors/{errorType}",
+      "byStatus": {
+        "400": [
+          "invalid-parameters"
+        ],
+        "401": [
+          "invalid-certificate",
+          "invalid-credentials",
+          "unauthorized"
+        ],
+        "403": [
+          "forbidden",
+          "ip-not-allowed"
+        ],
+        "429": [
+          "rate-limit-exceeded"
+        ],
+        "500": [
+          "internal-error"
+        ],
+        "503": [
+          "service-unavailable"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -1062,6 +1609,38 @@ export const operationTable = {
     },
     "pagination": null,
     "errorTypes": [],
+    "problemTypes": {
+      "shape": "{base_url}/errors/{errorType}",
+      "byStatus": {
+        "400": [
+          "invalid-parameters"
+        ],
+        "401": [
+          "invalid-certificate",
+          "invalid-credentials",
+          "unauthorized"
+        ],
+        "403": [
+          "forbidden",
+          "ip-not-allowed"
+        ],
+        "409": [
+          "idempotency-conflict"
+        ],
+        "422": [
+          "billet-value-changeable"
+        ],
+        "429": [
+          "rate-limit-exceeded"
+        ],
+        "500": [
+          "internal-error"
+        ],
+        "503": [
+          "service-unavailable"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -1121,6 +1700,38 @@ export const operationTable = {
     },
     "pagination": null,
     "errorTypes": [],
+    "problemTypes": {
+      "shape": "{base_url}/errors/{errorType}",
+      "byStatus": {
+        "400": [
+          "invalid-parameters"
+        ],
+        "401": [
+          "invalid-certificate",
+          "invalid-credentials",
+          "unauthorized"
+        ],
+        "403": [
+          "forbidden",
+          "ip-not-allowed"
+        ],
+        "409": [
+          "idempotency-conflict"
+        ],
+        "422": [
+          "billet-value-changeable"
+        ],
+        "429": [
+          "rate-limit-exceeded"
+        ],
+        "500": [
+          "internal-error"
+        ],
+        "503": [
+          "service-unavailable"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -1171,6 +1782,35 @@ export const operationTable = {
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
+    "problemTypes": {
+      "shape": "{base_url}/errors/{errorType}",
+      "byStatus": {
+        "400": [
+          "invalid-parameters"
+        ],
+        "401": [
+          "invalid-certificate",
+          "invalid-credentials",
+          "unauthorized"
+        ],
+        "403": [
+          "forbidden",
+          "ip-not-allowed"
+        ],
+        "404": [
+          "not-found"
+        ],
+        "429": [
+          "rate-limit-exceeded"
+        ],
+        "500": [
+          "internal-error"
+        ],
+        "503": [
+          "service-unavailable"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -1220,6 +1860,35 @@ export const operationTable = {
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
+    "problemTypes": {
+      "shape": "{base_url}/errors/{errorType}",
+      "byStatus": {
+        "400": [
+          "invalid-parameters"
+        ],
+        "401": [
+          "invalid-certificate",
+          "invalid-credentials",
+          "unauthorized"
+        ],
+        "403": [
+          "forbidden",
+          "ip-not-allowed"
+        ],
+        "404": [
+          "not-found"
+        ],
+        "429": [
+          "rate-limit-exceeded"
+        ],
+        "500": [
+          "internal-error"
+        ],
+        "503": [
+          "service-unavailable"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -1269,6 +1938,35 @@ export const operationTable = {
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
+    "problemTypes": {
+      "shape": "{base_url}/errors/{errorType}",
+      "byStatus": {
+        "400": [
+          "invalid-parameters"
+        ],
+        "401": [
+          "invalid-certificate",
+          "invalid-credentials",
+          "unauthorized"
+        ],
+        "403": [
+          "forbidden",
+          "ip-not-allowed"
+        ],
+        "404": [
+          "not-found"
+        ],
+        "429": [
+          "rate-limit-exceeded"
+        ],
+        "500": [
+          "internal-error"
+        ],
+        "503": [
+          "service-unavailable"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -1327,6 +2025,35 @@ export const operationTable = {
     },
     "pagination": null,
     "errorTypes": [],
+    "problemTypes": {
+      "shape": "{base_url}/errors/{errorType}",
+      "byStatus": {
+        "400": [
+          "invalid-parameters"
+        ],
+        "401": [
+          "invalid-certificate",
+          "invalid-credentials",
+          "unauthorized"
+        ],
+        "403": [
+          "forbidden",
+          "ip-not-allowed"
+        ],
+        "409": [
+          "idempotency-conflict"
+        ],
+        "429": [
+          "rate-limit-exceeded"
+        ],
+        "500": [
+          "internal-error"
+        ],
+        "503": [
+          "service-unavailable"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -1376,6 +2103,35 @@ export const operationTable = {
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
+    "problemTypes": {
+      "shape": "{base_url}/errors/{errorType}",
+      "byStatus": {
+        "400": [
+          "invalid-parameters"
+        ],
+        "401": [
+          "invalid-certificate",
+          "invalid-credentials",
+          "unauthorized"
+        ],
+        "403": [
+          "forbidden",
+          "ip-not-allowed"
+        ],
+        "404": [
+          "not-found"
+        ],
+        "429": [
+          "rate-limit-exceeded"
+        ],
+        "500": [
+          "internal-error"
+        ],
+        "503": [
+          "service-unavailable"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -1425,6 +2181,35 @@ export const operationTable = {
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
+    "problemTypes": {
+      "shape": "{base_url}/errors/{errorType}",
+      "byStatus": {
+        "400": [
+          "invalid-parameters"
+        ],
+        "401": [
+          "invalid-certificate",
+          "invalid-credentials",
+          "unauthorized"
+        ],
+        "403": [
+          "forbidden",
+          "ip-not-allowed"
+        ],
+        "404": [
+          "not-found"
+        ],
+        "429": [
+          "rate-limit-exceeded"
+        ],
+        "500": [
+          "internal-error"
+        ],
+        "503": [
+          "service-unavailable"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -1483,6 +2268,35 @@ export const operationTable = {
     },
     "pagination": null,
     "errorTypes": [],
+    "problemTypes": {
+      "shape": "{base_url}/errors/{errorType}",
+      "byStatus": {
+        "400": [
+          "invalid-parameters"
+        ],
+        "401": [
+          "invalid-certificate",
+          "invalid-credentials",
+          "unauthorized"
+        ],
+        "403": [
+          "forbidden",
+          "ip-not-allowed"
+        ],
+        "409": [
+          "idempotency-conflict"
+        ],
+        "429": [
+          "rate-limit-exceeded"
+        ],
+        "500": [
+          "internal-error"
+        ],
+        "503": [
+          "service-unavailable"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -1532,6 +2346,35 @@ export const operationTable = {
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
+    "problemTypes": {
+      "shape": "{base_url}/errors/{errorType}",
+      "byStatus": {
+        "400": [
+          "invalid-parameters"
+        ],
+        "401": [
+          "invalid-certificate",
+          "invalid-credentials",
+          "unauthorized"
+        ],
+        "403": [
+          "forbidden",
+          "ip-not-allowed"
+        ],
+        "404": [
+          "not-found"
+        ],
+        "429": [
+          "rate-limit-exceeded"
+        ],
+        "500": [
+          "internal-error"
+        ],
+        "503": [
+          "service-unavailable"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -1581,6 +2424,35 @@ export const operationTable = {
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
+    "problemTypes": {
+      "shape": "{base_url}/errors/{errorType}",
+      "byStatus": {
+        "400": [
+          "invalid-parameters"
+        ],
+        "401": [
+          "invalid-certificate",
+          "invalid-credentials",
+          "unauthorized"
+        ],
+        "403": [
+          "forbidden",
+          "ip-not-allowed"
+        ],
+        "404": [
+          "not-found"
+        ],
+        "429": [
+          "rate-limit-exceeded"
+        ],
+        "500": [
+          "internal-error"
+        ],
+        "503": [
+          "service-unavailable"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -1651,6 +2523,32 @@ export const operationTable = {
       "member": "nextPage"
     },
     "errorTypes": [],
+    "problemTypes": {
+      "shape": "{base_url}/errors/{errorType}",
+      "byStatus": {
+        "400": [
+          "invalid-parameters"
+        ],
+        "401": [
+          "invalid-certificate",
+          "invalid-credentials",
+          "unauthorized"
+        ],
+        "403": [
+          "forbidden",
+          "ip-not-allowed"
+        ],
+        "429": [
+          "rate-limit-exceeded"
+        ],
+        "500": [
+          "internal-error"
+        ],
+        "503": [
+          "service-unavailable"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -1707,6 +2605,38 @@ export const operationTable = {
     },
     "pagination": null,
     "errorTypes": [],
+    "problemTypes": {
+      "shape": "{base_url}/errors/{errorType}",
+      "byStatus": {
+        "400": [
+          "invalid-parameters"
+        ],
+        "401": [
+          "invalid-certificate",
+          "invalid-credentials",
+          "unauthorized"
+        ],
+        "403": [
+          "forbidden",
+          "ip-not-allowed"
+        ],
+        "409": [
+          "idempotency-conflict"
+        ],
+        "422": [
+          "invoice-rejected"
+        ],
+        "429": [
+          "rate-limit-exceeded"
+        ],
+        "500": [
+          "internal-error"
+        ],
+        "503": [
+          "service-unavailable"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -1757,6 +2687,35 @@ export const operationTable = {
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
+    "problemTypes": {
+      "shape": "{base_url}/errors/{errorType}",
+      "byStatus": {
+        "400": [
+          "invalid-parameters"
+        ],
+        "401": [
+          "invalid-certificate",
+          "invalid-credentials",
+          "unauthorized"
+        ],
+        "403": [
+          "forbidden",
+          "ip-not-allowed"
+        ],
+        "404": [
+          "not-found"
+        ],
+        "429": [
+          "rate-limit-exceeded"
+        ],
+        "500": [
+          "internal-error"
+        ],
+        "503": [
+          "service-unavailable"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -1806,6 +2765,38 @@ export const operationTable = {
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
+    "problemTypes": {
+      "shape": "{base_url}/errors/{errorType}",
+      "byStatus": {
+        "400": [
+          "invalid-parameters"
+        ],
+        "401": [
+          "invalid-certificate",
+          "invalid-credentials",
+          "unauthorized"
+        ],
+        "403": [
+          "forbidden",
+          "ip-not-allowed"
+        ],
+        "404": [
+          "not-found"
+        ],
+        "422": [
+          "invoice-not-draft"
+        ],
+        "429": [
+          "rate-limit-exceeded"
+        ],
+        "500": [
+          "internal-error"
+        ],
+        "503": [
+          "service-unavailable"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -1856,6 +2847,38 @@ export const operationTable = {
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
+    "problemTypes": {
+      "shape": "{base_url}/errors/{errorType}",
+      "byStatus": {
+        "400": [
+          "invalid-parameters"
+        ],
+        "401": [
+          "invalid-certificate",
+          "invalid-credentials",
+          "unauthorized"
+        ],
+        "403": [
+          "forbidden",
+          "ip-not-allowed"
+        ],
+        "404": [
+          "not-found"
+        ],
+        "422": [
+          "invoice-registering"
+        ],
+        "429": [
+          "rate-limit-exceeded"
+        ],
+        "500": [
+          "internal-error"
+        ],
+        "503": [
+          "service-unavailable"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -1900,6 +2923,32 @@ export const operationTable = {
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
+    "problemTypes": {
+      "shape": "{base_url}/errors/{errorType}",
+      "byStatus": {
+        "400": [
+          "invalid-parameters"
+        ],
+        "401": [
+          "invalid-certificate",
+          "invalid-credentials",
+          "unauthorized"
+        ],
+        "403": [
+          "forbidden",
+          "ip-not-allowed"
+        ],
+        "429": [
+          "rate-limit-exceeded"
+        ],
+        "500": [
+          "internal-error"
+        ],
+        "503": [
+          "service-unavailable"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -1948,6 +2997,35 @@ export const operationTable = {
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
+    "problemTypes": {
+      "shape": "{base_url}/errors/{errorType}",
+      "byStatus": {
+        "400": [
+          "invalid-parameters"
+        ],
+        "401": [
+          "invalid-certificate",
+          "invalid-credentials",
+          "unauthorized"
+        ],
+        "403": [
+          "forbidden",
+          "ip-not-allowed"
+        ],
+        "404": [
+          "not-found"
+        ],
+        "429": [
+          "rate-limit-exceeded"
+        ],
+        "500": [
+          "internal-error"
+        ],
+        "503": [
+          "service-unavailable"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -1997,6 +3075,35 @@ export const operationTable = {
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
+    "problemTypes": {
+      "shape": "{base_url}/errors/{errorType}",
+      "byStatus": {
+        "400": [
+          "invalid-parameters"
+        ],
+        "401": [
+          "invalid-certificate",
+          "invalid-credentials",
+          "unauthorized"
+        ],
+        "403": [
+          "forbidden",
+          "ip-not-allowed"
+        ],
+        "404": [
+          "not-found"
+        ],
+        "429": [
+          "rate-limit-exceeded"
+        ],
+        "500": [
+          "internal-error"
+        ],
+        "503": [
+          "service-unavailable"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -2043,6 +3150,32 @@ export const operationTable = {
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
+    "problemTypes": {
+      "shape": "{base_url}/errors/{errorType}",
+      "byStatus": {
+        "400": [
+          "invalid-parameters"
+        ],
+        "401": [
+          "invalid-certificate",
+          "invalid-credentials",
+          "unauthorized"
+        ],
+        "403": [
+          "forbidden",
+          "ip-not-allowed"
+        ],
+        "429": [
+          "rate-limit-exceeded"
+        ],
+        "500": [
+          "internal-error"
+        ],
+        "503": [
+          "service-unavailable"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -2088,6 +3221,32 @@ export const operationTable = {
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
+    "problemTypes": {
+      "shape": "{base_url}/errors/{errorType}",
+      "byStatus": {
+        "400": [
+          "invalid-parameters"
+        ],
+        "401": [
+          "invalid-certificate",
+          "invalid-credentials",
+          "unauthorized"
+        ],
+        "403": [
+          "forbidden",
+          "ip-not-allowed"
+        ],
+        "429": [
+          "rate-limit-exceeded"
+        ],
+        "500": [
+          "internal-error"
+        ],
+        "503": [
+          "service-unavailable"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -2133,6 +3292,32 @@ export const operationTable = {
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
+    "problemTypes": {
+      "shape": "{base_url}/errors/{errorType}",
+      "byStatus": {
+        "400": [
+          "invalid-parameters"
+        ],
+        "401": [
+          "invalid-certificate",
+          "invalid-credentials",
+          "unauthorized"
+        ],
+        "403": [
+          "forbidden",
+          "ip-not-allowed"
+        ],
+        "429": [
+          "rate-limit-exceeded"
+        ],
+        "500": [
+          "internal-error"
+        ],
+        "503": [
+          "service-unavailable"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -2178,6 +3363,32 @@ export const operationTable = {
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
+    "problemTypes": {
+      "shape": "{base_url}/errors/{errorType}",
+      "byStatus": {
+        "400": [
+          "invalid-parameters"
+        ],
+        "401": [
+          "invalid-certificate",
+          "invalid-credentials",
+          "unauthorized"
+        ],
+        "403": [
+          "forbidden",
+          "ip-not-allowed"
+        ],
+        "429": [
+          "rate-limit-exceeded"
+        ],
+        "500": [
+          "internal-error"
+        ],
+        "503": [
+          "service-unavailable"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -2223,6 +3434,32 @@ export const operationTable = {
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
+    "problemTypes": {
+      "shape": "{base_url}/errors/{errorType}",
+      "byStatus": {
+        "400": [
+          "invalid-parameters"
+        ],
+        "401": [
+          "invalid-certificate",
+          "invalid-credentials",
+          "unauthorized"
+        ],
+        "403": [
+          "forbidden",
+          "ip-not-allowed"
+        ],
+        "429": [
+          "rate-limit-exceeded"
+        ],
+        "500": [
+          "internal-error"
+        ],
+        "503": [
+          "service-unavailable"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -2268,6 +3505,32 @@ export const operationTable = {
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
+    "problemTypes": {
+      "shape": "{base_url}/errors/{errorType}",
+      "byStatus": {
+        "400": [
+          "invalid-parameters"
+        ],
+        "401": [
+          "invalid-certificate",
+          "invalid-credentials",
+          "unauthorized"
+        ],
+        "403": [
+          "forbidden",
+          "ip-not-allowed"
+        ],
+        "429": [
+          "rate-limit-exceeded"
+        ],
+        "500": [
+          "internal-error"
+        ],
+        "503": [
+          "service-unavailable"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -2313,6 +3576,32 @@ export const operationTable = {
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
+    "problemTypes": {
+      "shape": "{base_url}/errors/{errorType}",
+      "byStatus": {
+        "400": [
+          "invalid-parameters"
+        ],
+        "401": [
+          "invalid-certificate",
+          "invalid-credentials",
+          "unauthorized"
+        ],
+        "403": [
+          "forbidden",
+          "ip-not-allowed"
+        ],
+        "429": [
+          "rate-limit-exceeded"
+        ],
+        "500": [
+          "internal-error"
+        ],
+        "503": [
+          "service-unavailable"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -2361,6 +3650,34 @@ export const operationTable = {
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
+    "problemTypes": {
+      "shape": "{base_url}/errors/{errorType}",
+      "byStatus": {
+        "400": [
+          "invalid-parameters"
+        ],
+        "401": [
+          "invalid-certificate",
+          "invalid-credentials",
+          "unauthorized"
+        ],
+        "403": [
+          "forbidden"
+        ],
+        "422": [
+          "unsupported-network"
+        ],
+        "429": [
+          "rate-limit-exceeded"
+        ],
+        "500": [
+          "internal-error"
+        ],
+        "503": [
+          "service-unavailable"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -2430,6 +3747,38 @@ export const operationTable = {
     },
     "pagination": null,
     "errorTypes": [],
+    "problemTypes": {
+      "shape": "{base_url}/errors/{errorType}",
+      "byStatus": {
+        "400": [
+          "invalid-parameters"
+        ],
+        "401": [
+          "invalid-certificate",
+          "invalid-credentials",
+          "unauthorized"
+        ],
+        "403": [
+          "forbidden"
+        ],
+        "409": [
+          "duplicate-weight",
+          "idempotency-conflict"
+        ],
+        "422": [
+          "unsupported-network"
+        ],
+        "429": [
+          "rate-limit-exceeded"
+        ],
+        "500": [
+          "internal-error"
+        ],
+        "503": [
+          "service-unavailable"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -2500,6 +3849,38 @@ export const operationTable = {
     },
     "pagination": null,
     "errorTypes": [],
+    "problemTypes": {
+      "shape": "{base_url}/errors/{errorType}",
+      "byStatus": {
+        "400": [
+          "invalid-parameters"
+        ],
+        "401": [
+          "invalid-certificate",
+          "invalid-credentials",
+          "unauthorized"
+        ],
+        "403": [
+          "forbidden"
+        ],
+        "409": [
+          "duplicate-weight",
+          "idempotency-conflict"
+        ],
+        "422": [
+          "unsupported-network"
+        ],
+        "429": [
+          "rate-limit-exceeded"
+        ],
+        "500": [
+          "internal-error"
+        ],
+        "503": [
+          "service-unavailable"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -2577,6 +3958,31 @@ export const operationTable = {
       "member": "total"
     },
     "errorTypes": [],
+    "problemTypes": {
+      "shape": "{base_url}/errors/{errorType}",
+      "byStatus": {
+        "400": [
+          "invalid-parameters"
+        ],
+        "401": [
+          "invalid-certificate",
+          "invalid-credentials",
+          "unauthorized"
+        ],
+        "403": [
+          "forbidden"
+        ],
+        "429": [
+          "rate-limit-exceeded"
+        ],
+        "500": [
+          "internal-error"
+        ],
+        "503": [
+          "service-unavailable"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -2645,6 +4051,38 @@ export const operationTable = {
     },
     "pagination": null,
     "errorTypes": [],
+    "problemTypes": {
+      "shape": "{base_url}/errors/{errorType}",
+      "byStatus": {
+        "400": [
+          "invalid-parameters"
+        ],
+        "401": [
+          "invalid-certificate",
+          "invalid-credentials",
+          "unauthorized"
+        ],
+        "403": [
+          "forbidden"
+        ],
+        "409": [
+          "duplicate-weight",
+          "idempotency-conflict"
+        ],
+        "422": [
+          "unprocessable-entity"
+        ],
+        "429": [
+          "rate-limit-exceeded"
+        ],
+        "500": [
+          "internal-error"
+        ],
+        "503": [
+          "service-unavailable"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -2695,6 +4133,34 @@ export const operationTable = {
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
+    "problemTypes": {
+      "shape": "{base_url}/errors/{errorType}",
+      "byStatus": {
+        "400": [
+          "invalid-parameters"
+        ],
+        "401": [
+          "invalid-certificate",
+          "invalid-credentials",
+          "unauthorized"
+        ],
+        "403": [
+          "forbidden"
+        ],
+        "404": [
+          "not-found"
+        ],
+        "429": [
+          "rate-limit-exceeded"
+        ],
+        "500": [
+          "internal-error"
+        ],
+        "503": [
+          "service-unavailable"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -2771,6 +4237,35 @@ export const operationTable = {
       "member": "total"
     },
     "errorTypes": [],
+    "problemTypes": {
+      "shape": "{base_url}/errors/{errorType}",
+      "byStatus": {
+        "400": [
+          "invalid-parameters"
+        ],
+        "401": [
+          "invalid-certificate",
+          "invalid-credentials",
+          "unauthorized"
+        ],
+        "403": [
+          "forbidden",
+          "ip-not-allowed"
+        ],
+        "422": [
+          "unsupported-network"
+        ],
+        "429": [
+          "rate-limit-exceeded"
+        ],
+        "500": [
+          "internal-error"
+        ],
+        "503": [
+          "service-unavailable"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -2817,6 +4312,38 @@ export const operationTable = {
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
+    "problemTypes": {
+      "shape": "{base_url}/errors/{errorType}",
+      "byStatus": {
+        "400": [
+          "invalid-parameters"
+        ],
+        "401": [
+          "invalid-certificate",
+          "invalid-credentials",
+          "unauthorized"
+        ],
+        "403": [
+          "forbidden",
+          "ip-not-allowed"
+        ],
+        "409": [
+          "conflict"
+        ],
+        "422": [
+          "unsupported-network"
+        ],
+        "429": [
+          "rate-limit-exceeded"
+        ],
+        "500": [
+          "internal-error"
+        ],
+        "503": [
+          "service-unavailable"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -2868,6 +4395,35 @@ export const operationTable = {
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
+    "problemTypes": {
+      "shape": "{base_url}/errors/{errorType}",
+      "byStatus": {
+        "400": [
+          "invalid-parameters"
+        ],
+        "401": [
+          "invalid-certificate",
+          "invalid-credentials",
+          "unauthorized"
+        ],
+        "403": [
+          "forbidden",
+          "ip-not-allowed"
+        ],
+        "404": [
+          "not-found"
+        ],
+        "429": [
+          "rate-limit-exceeded"
+        ],
+        "500": [
+          "internal-error"
+        ],
+        "503": [
+          "service-unavailable"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -2923,6 +4479,35 @@ export const operationTable = {
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
+    "problemTypes": {
+      "shape": "{base_url}/errors/{errorType}",
+      "byStatus": {
+        "400": [
+          "invalid-parameters"
+        ],
+        "401": [
+          "invalid-certificate",
+          "invalid-credentials",
+          "unauthorized"
+        ],
+        "403": [
+          "forbidden",
+          "ip-not-allowed"
+        ],
+        "422": [
+          "unsupported-network"
+        ],
+        "429": [
+          "rate-limit-exceeded"
+        ],
+        "500": [
+          "internal-error"
+        ],
+        "503": [
+          "service-unavailable"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,

@@ -23,6 +23,32 @@ export const operationTable = {
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
+    "problemTypes": {
+      "shape": "{base_url}/errors/{errorType}",
+      "byStatus": {
+        "400": [
+          "invalid-parameters"
+        ],
+        "401": [
+          "invalid-certificate",
+          "invalid-credentials",
+          "unauthorized"
+        ],
+        "403": [
+          "forbidden",
+          "ip-not-allowed"
+        ],
+        "429": [
+          "rate-limit-exceeded"
+        ],
+        "500": [
+          "internal-error"
+        ],
+        "503": [
+          "service-unavailable"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -104,6 +130,32 @@ export const operationTable = {
       "member": "total"
     },
     "errorTypes": [],
+    "problemTypes": {
+      "shape": "{base_url}/errors/{errorType}",
+      "byStatus": {
+        "400": [
+          "invalid-parameters"
+        ],
+        "401": [
+          "invalid-certificate",
+          "invalid-credentials",
+          "unauthorized"
+        ],
+        "403": [
+          "forbidden",
+          "ip-not-allowed"
+        ],
+        "429": [
+          "rate-limit-exceeded"
+        ],
+        "500": [
+          "internal-error"
+        ],
+        "503": [
+          "service-unavailable"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -146,6 +198,35 @@ export const operationTable = {
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
+    "problemTypes": {
+      "shape": "{base_url}/errors/{errorType}",
+      "byStatus": {
+        "400": [
+          "invalid-parameters"
+        ],
+        "401": [
+          "invalid-certificate",
+          "invalid-credentials",
+          "unauthorized"
+        ],
+        "403": [
+          "forbidden",
+          "ip-not-allowed"
+        ],
+        "404": [
+          "not-found"
+        ],
+        "429": [
+          "rate-limit-exceeded"
+        ],
+        "500": [
+          "internal-error"
+        ],
+        "503": [
+          "service-unavailable"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -189,6 +270,35 @@ export const operationTable = {
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
+    "problemTypes": {
+      "shape": "{base_url}/errors/{errorType}",
+      "byStatus": {
+        "400": [
+          "invalid-parameters"
+        ],
+        "401": [
+          "invalid-certificate",
+          "invalid-credentials",
+          "unauthorized"
+        ],
+        "403": [
+          "forbidden",
+          "ip-not-allowed"
+        ],
+        "404": [
+          "not-found"
+        ],
+        "429": [
+          "rate-limit-exceeded"
+        ],
+        "500": [
+          "internal-error"
+        ],
+        "503": [
+          "service-unavailable"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -265,6 +375,32 @@ export const operationTable = {
       "member": "total"
     },
     "errorTypes": [],
+    "problemTypes": {
+      "shape": "{base_url}/errors/{errorType}",
+      "byStatus": {
+        "400": [
+          "invalid-parameters"
+        ],
+        "401": [
+          "invalid-certificate",
+          "invalid-credentials",
+          "unauthorized"
+        ],
+        "403": [
+          "forbidden",
+          "ip-not-allowed"
+        ],
+        "429": [
+          "rate-limit-exceeded"
+        ],
+        "500": [
+          "internal-error"
+        ],
+        "503": [
+          "service-unavailable"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -328,6 +464,32 @@ export const operationTable = {
       "member": "total"
     },
     "errorTypes": [],
+    "problemTypes": {
+      "shape": "{base_url}/errors/{errorType}",
+      "byStatus": {
+        "400": [
+          "invalid-parameters"
+        ],
+        "401": [
+          "invalid-certificate",
+          "invalid-credentials",
+          "unauthorized"
+        ],
+        "403": [
+          "forbidden",
+          "ip-not-allowed"
+        ],
+        "429": [
+          "rate-limit-exceeded"
+        ],
+        "500": [
+          "internal-error"
+        ],
+        "503": [
+          "service-unavailable"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -366,6 +528,32 @@ export const operationTable = {
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
+    "problemTypes": {
+      "shape": "{base_url}/errors/{errorType}",
+      "byStatus": {
+        "400": [
+          "invalid-parameters"
+        ],
+        "401": [
+          "invalid-certificate",
+          "invalid-credentials",
+          "unauthorized"
+        ],
+        "403": [
+          "forbidden",
+          "ip-not-allowed"
+        ],
+        "429": [
+          "rate-limit-exceeded"
+        ],
+        "500": [
+          "internal-error"
+        ],
+        "503": [
+          "service-unavailable"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -408,6 +596,35 @@ export const operationTable = {
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
+    "problemTypes": {
+      "shape": "{base_url}/errors/{errorType}",
+      "byStatus": {
+        "400": [
+          "invalid-parameters"
+        ],
+        "401": [
+          "invalid-certificate",
+          "invalid-credentials",
+          "unauthorized"
+        ],
+        "403": [
+          "forbidden",
+          "ip-not-allowed"
+        ],
+        "404": [
+          "not-found"
+        ],
+        "429": [
+          "rate-limit-exceeded"
+        ],
+        "500": [
+          "internal-error"
+        ],
+        "503": [
+          "service-unavailable"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -454,6 +671,39 @@ export const operationTable = {
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
+    "problemTypes": {
+      "shape": "{base_url}/errors/{errorType}",
+      "byStatus": {
+        "400": [
+          "invalid-parameters"
+        ],
+        "401": [
+          "invalid-certificate",
+          "invalid-credentials",
+          "unauthorized"
+        ],
+        "403": [
+          "forbidden",
+          "ip-not-allowed"
+        ],
+        "404": [
+          "not-found"
+        ],
+        "409": [
+          "duplicate-weight",
+          "idempotency-conflict"
+        ],
+        "429": [
+          "rate-limit-exceeded"
+        ],
+        "500": [
+          "internal-error"
+        ],
+        "503": [
+          "service-unavailable"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -498,6 +748,35 @@ export const operationTable = {
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
+    "problemTypes": {
+      "shape": "{base_url}/errors/{errorType}",
+      "byStatus": {
+        "400": [
+          "invalid-parameters"
+        ],
+        "401": [
+          "invalid-certificate",
+          "invalid-credentials",
+          "unauthorized"
+        ],
+        "403": [
+          "forbidden",
+          "ip-not-allowed"
+        ],
+        "404": [
+          "not-found"
+        ],
+        "429": [
+          "rate-limit-exceeded"
+        ],
+        "500": [
+          "internal-error"
+        ],
+        "503": [
+          "service-unavailable"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -568,6 +847,35 @@ export const operationTable = {
       "member": "nextPage"
     },
     "errorTypes": [],
+    "problemTypes": {
+      "shape": "{base_url}/errors/{errorType}",
+      "byStatus": {
+        "400": [
+          "invalid-parameters"
+        ],
+        "401": [
+          "invalid-certificate",
+          "invalid-credentials",
+          "unauthorized"
+        ],
+        "403": [
+          "forbidden",
+          "ip-not-allowed"
+        ],
+        "404": [
+          "not-found"
+        ],
+        "429": [
+          "rate-limit-exceeded"
+        ],
+        "500": [
+          "internal-error"
+        ],
+        "503": [
+          "service-unavailable"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -625,6 +933,39 @@ export const operationTable = {
     },
     "pagination": null,
     "errorTypes": [],
+    "problemTypes": {
+      "shape": "{base_url}/errors/{errorType}",
+      "byStatus": {
+        "400": [
+          "invalid-parameters"
+        ],
+        "401": [
+          "invalid-certificate",
+          "invalid-credentials",
+          "unauthorized"
+        ],
+        "403": [
+          "forbidden",
+          "ip-not-allowed"
+        ],
+        "404": [
+          "not-found"
+        ],
+        "409": [
+          "duplicate-weight",
+          "idempotency-conflict"
+        ],
+        "429": [
+          "rate-limit-exceeded"
+        ],
+        "500": [
+          "internal-error"
+        ],
+        "503": [
+          "service-unavailable"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -675,6 +1016,35 @@ export const operationTable = {
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
+    "problemTypes": {
+      "shape": "{base_url}/errors/{errorType}",
+      "byStatus": {
+        "400": [
+          "invalid-parameters"
+        ],
+        "401": [
+          "invalid-certificate",
+          "invalid-credentials",
+          "unauthorized"
+        ],
+        "403": [
+          "forbidden",
+          "ip-not-allowed"
+        ],
+        "404": [
+          "not-found"
+        ],
+        "429": [
+          "rate-limit-exceeded"
+        ],
+        "500": [
+          "internal-error"
+        ],
+        "503": [
+          "service-unavailable"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -724,6 +1094,38 @@ export const operationTable = {
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
+    "problemTypes": {
+      "shape": "{base_url}/errors/{errorType}",
+      "byStatus": {
+        "400": [
+          "invalid-parameters"
+        ],
+        "401": [
+          "invalid-certificate",
+          "invalid-credentials",
+          "unauthorized"
+        ],
+        "403": [
+          "forbidden",
+          "ip-not-allowed"
+        ],
+        "404": [
+          "not-found"
+        ],
+        "422": [
+          "invoice-registering"
+        ],
+        "429": [
+          "rate-limit-exceeded"
+        ],
+        "500": [
+          "internal-error"
+        ],
+        "503": [
+          "service-unavailable"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -774,6 +1176,35 @@ export const operationTable = {
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
+    "problemTypes": {
+      "shape": "{base_url}/errors/{errorType}",
+      "byStatus": {
+        "400": [
+          "invalid-parameters"
+        ],
+        "401": [
+          "invalid-certificate",
+          "invalid-credentials",
+          "unauthorized"
+        ],
+        "403": [
+          "forbidden",
+          "ip-not-allowed"
+        ],
+        "404": [
+          "not-found"
+        ],
+        "429": [
+          "rate-limit-exceeded"
+        ],
+        "500": [
+          "internal-error"
+        ],
+        "503": [
+          "service-unavailable"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -832,6 +1263,32 @@ export const operationTable = {
       "member": "total"
     },
     "errorTypes": [],
+    "problemTypes": {
+      "shape": "{base_url}/errors/{errorType}",
+      "byStatus": {
+        "400": [
+          "invalid-parameters"
+        ],
+        "401": [
+          "invalid-certificate",
+          "invalid-credentials",
+          "unauthorized"
+        ],
+        "403": [
+          "forbidden",
+          "ip-not-allowed"
+        ],
+        "429": [
+          "rate-limit-exceeded"
+        ],
+        "500": [
+          "internal-error"
+        ],
+        "503": [
+          "service-unavailable"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -882,6 +1339,36 @@ export const operationTable = {
     },
     "pagination": null,
     "errorTypes": [],
+    "problemTypes": {
+      "shape": "{base_url}/errors/{errorType}",
+      "byStatus": {
+        "400": [
+          "invalid-parameters"
+        ],
+        "401": [
+          "invalid-certificate",
+          "invalid-credentials",
+          "unauthorized"
+        ],
+        "403": [
+          "forbidden",
+          "ip-not-allowed"
+        ],
+        "409": [
+          "duplicate-weight",
+          "idempotency-conflict"
+        ],
+        "429": [
+          "rate-limit-exceeded"
+        ],
+        "500": [
+          "internal-error"
+        ],
+        "503": [
+          "service-unavailable"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -925,6 +1412,35 @@ export const operationTable = {
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
+    "problemTypes": {
+      "shape": "{base_url}/errors/{errorType}",
+      "byStatus": {
+        "400": [
+          "invalid-parameters"
+        ],
+        "401": [
+          "invalid-certificate",
+          "invalid-credentials",
+          "unauthorized"
+        ],
+        "403": [
+          "forbidden",
+          "ip-not-allowed"
+        ],
+        "404": [
+          "not-found"
+        ],
+        "429": [
+          "rate-limit-exceeded"
+        ],
+        "500": [
+          "internal-error"
+        ],
+        "503": [
+          "service-unavailable"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -968,6 +1484,35 @@ export const operationTable = {
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
+    "problemTypes": {
+      "shape": "{base_url}/errors/{errorType}",
+      "byStatus": {
+        "400": [
+          "invalid-parameters"
+        ],
+        "401": [
+          "invalid-certificate",
+          "invalid-credentials",
+          "unauthorized"
+        ],
+        "403": [
+          "forbidden",
+          "ip-not-allowed"
+        ],
+        "404": [
+          "not-found"
+        ],
+        "429": [
+          "rate-limit-exceeded"
+        ],
+        "500": [
+          "internal-error"
+        ],
+        "503": [
+          "service-unavailable"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -1004,6 +1549,32 @@ export const operationTable = {
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
+    "problemTypes": {
+      "shape": "{base_url}/errors/{errorType}",
+      "byStatus": {
+        "400": [
+          "invalid-parameters"
+        ],
+        "401": [
+          "invalid-certificate",
+          "invalid-credentials",
+          "unauthorized"
+        ],
+        "403": [
+          "forbidden",
+          "ip-not-allowed"
+        ],
+        "429": [
+          "rate-limit-exceeded"
+        ],
+        "500": [
+          "internal-error"
+        ],
+        "503": [
+          "service-unavailable"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -1046,6 +1617,35 @@ export const operationTable = {
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
+    "problemTypes": {
+      "shape": "{base_url}/errors/{errorType}",
+      "byStatus": {
+        "400": [
+          "invalid-parameters"
+        ],
+        "401": [
+          "invalid-certificate",
+          "invalid-credentials",
+          "unauthorized"
+        ],
+        "403": [
+          "forbidden",
+          "ip-not-allowed"
+        ],
+        "404": [
+          "not-found"
+        ],
+        "429": [
+          "rate-limit-exceeded"
+        ],
+        "500": [
+          "internal-error"
+        ],
+        "503": [
+          "service-unavailable"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -1083,6 +1683,32 @@ export const operationTable = {
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
+    "problemTypes": {
+      "shape": "{base_url}/errors/{errorType}",
+      "byStatus": {
+        "400": [
+          "invalid-parameters"
+        ],
+        "401": [
+          "invalid-certificate",
+          "invalid-credentials",
+          "unauthorized"
+        ],
+        "403": [
+          "forbidden",
+          "ip-not-allowed"
+        ],
+        "429": [
+          "rate-limit-exceeded"
+        ],
+        "500": [
+          "internal-error"
+        ],
+        "503": [
+          "service-unavailable"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -1126,6 +1752,35 @@ export const operationTable = {
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
+    "problemTypes": {
+      "shape": "{base_url}/errors/{errorType}",
+      "byStatus": {
+        "400": [
+          "invalid-parameters"
+        ],
+        "401": [
+          "invalid-certificate",
+          "invalid-credentials",
+          "unauthorized"
+        ],
+        "403": [
+          "forbidden",
+          "ip-not-allowed"
+        ],
+        "404": [
+          "not-found"
+        ],
+        "429": [
+          "rate-limit-exceeded"
+        ],
+        "500": [
+          "internal-error"
+        ],
+        "503": [
+          "service-unavailable"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -1167,6 +1822,35 @@ export const operationTable = {
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
+    "problemTypes": {
+      "shape": "{base_url}/errors/{errorType}",
+      "byStatus": {
+        "400": [
+          "invalid-parameters"
+        ],
+        "401": [
+          "invalid-certificate",
+          "invalid-credentials",
+          "unauthorized"
+        ],
+        "403": [
+          "forbidden",
+          "ip-not-allowed"
+        ],
+        "404": [
+          "not-found"
+        ],
+        "429": [
+          "rate-limit-exceeded"
+        ],
+        "500": [
+          "internal-error"
+        ],
+        "503": [
+          "service-unavailable"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -1204,6 +1888,32 @@ export const operationTable = {
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
+    "problemTypes": {
+      "shape": "{base_url}/errors/{errorType}",
+      "byStatus": {
+        "400": [
+          "invalid-parameters"
+        ],
+        "401": [
+          "invalid-certificate",
+          "invalid-credentials",
+          "unauthorized"
+        ],
+        "403": [
+          "forbidden",
+          "ip-not-allowed"
+        ],
+        "429": [
+          "rate-limit-exceeded"
+        ],
+        "500": [
+          "internal-error"
+        ],
+        "503": [
+          "service-unavailable"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -1247,6 +1957,35 @@ export const operationTable = {
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
+    "problemTypes": {
+      "shape": "{base_url}/errors/{errorType}",
+      "byStatus": {
+        "400": [
+          "invalid-parameters"
+        ],
+        "401": [
+          "invalid-certificate",
+          "invalid-credentials",
+          "unauthorized"
+        ],
+        "403": [
+          "forbidden",
+          "ip-not-allowed"
+        ],
+        "404": [
+          "not-found"
+        ],
+        "429": [
+          "rate-limit-exceeded"
+        ],
+        "500": [
+          "internal-error"
+        ],
+        "503": [
+          "service-unavailable"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -1288,6 +2027,35 @@ export const operationTable = {
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
+    "problemTypes": {
+      "shape": "{base_url}/errors/{errorType}",
+      "byStatus": {
+        "400": [
+          "invalid-parameters"
+        ],
+        "401": [
+          "invalid-certificate",
+          "invalid-credentials",
+          "unauthorized"
+        ],
+        "403": [
+          "forbidden",
+          "ip-not-allowed"
+        ],
+        "404": [
+          "not-found"
+        ],
+        "429": [
+          "rate-limit-exceeded"
+        ],
+        "500": [
+          "internal-error"
+        ],
+        "503": [
+          "service-unavailable"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,

@@ -23,6 +23,10 @@ export const operationTable = {
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
+    "problemTypes": {
+      "shape": null,
+      "byStatus": {}
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -60,6 +64,10 @@ export const operationTable = {
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
+    "problemTypes": {
+      "shape": null,
+      "byStatus": {}
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -93,6 +101,10 @@ export const operationTable = {
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
+    "problemTypes": {
+      "shape": null,
+      "byStatus": {}
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -127,6 +139,10 @@ export const operationTable = {
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
+    "problemTypes": {
+      "shape": null,
+      "byStatus": {}
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -161,6 +177,10 @@ export const operationTable = {
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
+    "problemTypes": {
+      "shape": null,
+      "byStatus": {}
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -195,6 +215,10 @@ export const operationTable = {
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
+    "problemTypes": {
+      "shape": null,
+      "byStatus": {}
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -229,6 +253,10 @@ export const operationTable = {
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
+    "problemTypes": {
+      "shape": null,
+      "byStatus": {}
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -263,6 +291,10 @@ export const operationTable = {
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
+    "problemTypes": {
+      "shape": null,
+      "byStatus": {}
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -297,6 +329,10 @@ export const operationTable = {
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
+    "problemTypes": {
+      "shape": null,
+      "byStatus": {}
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -331,6 +367,10 @@ export const operationTable = {
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
+    "problemTypes": {
+      "shape": null,
+      "byStatus": {}
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -365,6 +405,10 @@ export const operationTable = {
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
+    "problemTypes": {
+      "shape": null,
+      "byStatus": {}
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -399,6 +443,10 @@ export const operationTable = {
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
+    "problemTypes": {
+      "shape": null,
+      "byStatus": {}
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -433,6 +481,10 @@ export const operationTable = {
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
+    "problemTypes": {
+      "shape": null,
+      "byStatus": {}
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -467,6 +519,10 @@ export const operationTable = {
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
+    "problemTypes": {
+      "shape": null,
+      "byStatus": {}
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -501,6 +557,10 @@ export const operationTable = {
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
+    "problemTypes": {
+      "shape": null,
+      "byStatus": {}
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -535,6 +595,10 @@ export const operationTable = {
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
+    "problemTypes": {
+      "shape": null,
+      "byStatus": {}
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -576,6 +640,10 @@ export const operationTable = {
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
+    "problemTypes": {
+      "shape": null,
+      "byStatus": {}
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -610,6 +678,10 @@ export const operationTable = {
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
+    "problemTypes": {
+      "shape": null,
+      "byStatus": {}
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -644,6 +716,10 @@ export const operationTable = {
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
+    "problemTypes": {
+      "shape": null,
+      "byStatus": {}
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -685,6 +761,10 @@ export const operationTable = {
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
+    "problemTypes": {
+      "shape": null,
+      "byStatus": {}
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -719,6 +799,10 @@ export const operationTable = {
     "idempotencyKeyRule": null,
     "pagination": null,
     "errorTypes": [],
+    "problemTypes": {
+      "shape": null,
+      "byStatus": {}
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": "RequestId",

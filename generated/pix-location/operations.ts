@@ -35,6 +35,29 @@ export const operationTable = {
       "NaoEncontrado",
       "PermanentementeRemovido"
     ],
+    "problemTypes": {
+      "shape": "{error_type_base}/{errorType}",
+      "byStatus": {
+        "400": [
+          "RequisicaoInvalida"
+        ],
+        "404": [
+          "CobPayloadNaoEncontrado"
+        ],
+        "410": [
+          "CobPayloadNaoEncontrado"
+        ],
+        "500": [
+          "ErroInternoDoServidor"
+        ],
+        "503": [
+          "ServicoIndisponivel"
+        ],
+        "504": [
+          "IndisponibilidadePorTempoEsgotado"
+        ]
+      }
+    },
     "jwsPayload": "CobPayload",
     "source": null,
     "idempotencyBodyField": null,
@@ -95,6 +118,29 @@ export const operationTable = {
       "NaoEncontrado",
       "PermanentementeRemovido"
     ],
+    "problemTypes": {
+      "shape": "{error_type_base}/{errorType}",
+      "byStatus": {
+        "400": [
+          "CobPayloadOperacaoInvalida"
+        ],
+        "404": [
+          "CobPayloadNaoEncontrado"
+        ],
+        "410": [
+          "CobPayloadNaoEncontrado"
+        ],
+        "500": [
+          "ErroInternoDoServidor"
+        ],
+        "503": [
+          "ServicoIndisponivel"
+        ],
+        "504": [
+          "IndisponibilidadePorTempoEsgotado"
+        ]
+      }
+    },
     "jwsPayload": "CobVPayload",
     "source": null,
     "idempotencyBodyField": null,
@@ -143,6 +189,29 @@ export const operationTable = {
       "NaoEncontrado",
       "PermanentementeRemovido"
     ],
+    "problemTypes": {
+      "shape": "{error_type_base}/{errorType}",
+      "byStatus": {
+        "400": [
+          "RecPayloadOperacaoInvalida"
+        ],
+        "404": [
+          "RecPayloadNaoEncontrado"
+        ],
+        "410": [
+          "RecPayloadNaoEncontrado"
+        ],
+        "500": [
+          "ErroInternoDoServidor"
+        ],
+        "503": [
+          "ServicoIndisponivel"
+        ],
+        "504": [
+          "IndisponibilidadePorTempoEsgotado"
+        ]
+      }
+    },
     "jwsPayload": "RecPayload",
     "source": null,
     "idempotencyBodyField": null,

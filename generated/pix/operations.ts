@@ -31,6 +31,32 @@ export const operationTable = {
       "NaoEncontrado",
       "PermanentementeRemovido"
     ],
+    "problemTypes": {
+      "shape": "{error_type_base}/{errorType}",
+      "byStatus": {
+        "400": [
+          "RequisicaoInvalida"
+        ],
+        "403": [
+          "AcessoNegado"
+        ],
+        "404": [
+          "NaoEncontrado"
+        ],
+        "410": [
+          "PermanentementeRemovido"
+        ],
+        "500": [
+          "ErroInternoDoServidor"
+        ],
+        "503": [
+          "ServicoIndisponivel"
+        ],
+        "504": [
+          "IndisponibilidadePorTempoEsgotado"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -134,6 +160,32 @@ export const operationTable = {
       "NaoEncontrado",
       "PermanentementeRemovido"
     ],
+    "problemTypes": {
+      "shape": "{error_type_base}/{errorType}",
+      "byStatus": {
+        "400": [
+          "CobConsultaInvalida"
+        ],
+        "403": [
+          "AcessoNegado"
+        ],
+        "404": [
+          "NaoEncontrado"
+        ],
+        "410": [
+          "PermanentementeRemovido"
+        ],
+        "500": [
+          "ErroInternoDoServidor"
+        ],
+        "503": [
+          "ServicoIndisponivel"
+        ],
+        "504": [
+          "IndisponibilidadePorTempoEsgotado"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -181,6 +233,32 @@ export const operationTable = {
       "NaoEncontrado",
       "PermanentementeRemovido"
     ],
+    "problemTypes": {
+      "shape": "{error_type_base}/{errorType}",
+      "byStatus": {
+        "400": [
+          "CobOperacaoInvalida"
+        ],
+        "403": [
+          "AcessoNegado"
+        ],
+        "404": [
+          "NaoEncontrado"
+        ],
+        "410": [
+          "PermanentementeRemovido"
+        ],
+        "500": [
+          "ErroInternoDoServidor"
+        ],
+        "503": [
+          "ServicoIndisponivel"
+        ],
+        "504": [
+          "IndisponibilidadePorTempoEsgotado"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": "api-pix-standard",
     "idempotencyBodyField": null,
@@ -239,6 +317,33 @@ export const operationTable = {
       "NaoEncontrado",
       "PermanentementeRemovido"
     ],
+    "problemTypes": {
+      "shape": "{error_type_base}/{errorType}",
+      "byStatus": {
+        "400": [
+          "CobConsultaInvalida"
+        ],
+        "403": [
+          "AcessoNegado"
+        ],
+        "404": [
+          "CobNaoEncontrado",
+          "NaoEncontrado"
+        ],
+        "410": [
+          "PermanentementeRemovido"
+        ],
+        "500": [
+          "ErroInternoDoServidor"
+        ],
+        "503": [
+          "ServicoIndisponivel"
+        ],
+        "504": [
+          "IndisponibilidadePorTempoEsgotado"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -293,6 +398,32 @@ export const operationTable = {
       "ErroInternoDoServidor",
       "PermanentementeRemovido"
     ],
+    "problemTypes": {
+      "shape": "{error_type_base}/{errorType}",
+      "byStatus": {
+        "400": [
+          "CobOperacaoInvalida"
+        ],
+        "403": [
+          "AcessoNegado"
+        ],
+        "404": [
+          "NaoEncontrado"
+        ],
+        "410": [
+          "PermanentementeRemovido"
+        ],
+        "500": [
+          "ErroInternoDoServidor"
+        ],
+        "503": [
+          "ServicoIndisponivel"
+        ],
+        "504": [
+          "IndisponibilidadePorTempoEsgotado"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -348,6 +479,32 @@ export const operationTable = {
       "NaoEncontrado",
       "PermanentementeRemovido"
     ],
+    "problemTypes": {
+      "shape": "{error_type_base}/{errorType}",
+      "byStatus": {
+        "400": [
+          "CobOperacaoInvalida"
+        ],
+        "403": [
+          "AcessoNegado"
+        ],
+        "404": [
+          "NaoEncontrado"
+        ],
+        "410": [
+          "PermanentementeRemovido"
+        ],
+        "500": [
+          "ErroInternoDoServidor"
+        ],
+        "503": [
+          "ServicoIndisponivel"
+        ],
+        "504": [
+          "IndisponibilidadePorTempoEsgotado"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -403,6 +560,33 @@ export const operationTable = {
       "NaoEncontrado",
       "PermanentementeRemovido"
     ],
+    "problemTypes": {
+      "shape": "{error_type_base}/{errorType}",
+      "byStatus": {
+        "400": [
+          "CobOperacaoInvalida"
+        ],
+        "403": [
+          "AcessoNegado"
+        ],
+        "404": [
+          "CobNaoEncontrado",
+          "NaoEncontrado"
+        ],
+        "410": [
+          "PermanentementeRemovido"
+        ],
+        "500": [
+          "ErroInternoDoServidor"
+        ],
+        "503": [
+          "ServicoIndisponivel"
+        ],
+        "504": [
+          "IndisponibilidadePorTempoEsgotado"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -505,6 +689,32 @@ export const operationTable = {
       "NaoEncontrado",
       "PermanentementeRemovido"
     ],
+    "problemTypes": {
+      "shape": "{error_type_base}/{errorType}",
+      "byStatus": {
+        "400": [
+          "CobVConsultaInvalida"
+        ],
+        "403": [
+          "AcessoNegado"
+        ],
+        "404": [
+          "NaoEncontrado"
+        ],
+        "410": [
+          "PermanentementeRemovido"
+        ],
+        "500": [
+          "ErroInternoDoServidor"
+        ],
+        "503": [
+          "ServicoIndisponivel"
+        ],
+        "504": [
+          "IndisponibilidadePorTempoEsgotado"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -563,6 +773,33 @@ export const operationTable = {
       "NaoEncontrado",
       "PermanentementeRemovido"
     ],
+    "problemTypes": {
+      "shape": "{error_type_base}/{errorType}",
+      "byStatus": {
+        "400": [
+          "CobVConsultaInvalida"
+        ],
+        "403": [
+          "AcessoNegado"
+        ],
+        "404": [
+          "CobVNaoEncontrada",
+          "NaoEncontrado"
+        ],
+        "410": [
+          "PermanentementeRemovido"
+        ],
+        "500": [
+          "ErroInternoDoServidor"
+        ],
+        "503": [
+          "ServicoIndisponivel"
+        ],
+        "504": [
+          "IndisponibilidadePorTempoEsgotado"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -617,6 +854,32 @@ export const operationTable = {
       "ErroInternoDoServidor",
       "PermanentementeRemovido"
     ],
+    "problemTypes": {
+      "shape": "{error_type_base}/{errorType}",
+      "byStatus": {
+        "400": [
+          "CobVOperacaoInvalida"
+        ],
+        "403": [
+          "AcessoNegado"
+        ],
+        "404": [
+          "NaoEncontrado"
+        ],
+        "410": [
+          "PermanentementeRemovido"
+        ],
+        "500": [
+          "ErroInternoDoServidor"
+        ],
+        "503": [
+          "ServicoIndisponivel"
+        ],
+        "504": [
+          "IndisponibilidadePorTempoEsgotado"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -672,6 +935,32 @@ export const operationTable = {
       "NaoEncontrado",
       "PermanentementeRemovido"
     ],
+    "problemTypes": {
+      "shape": "{error_type_base}/{errorType}",
+      "byStatus": {
+        "400": [
+          "CobVOperacaoInvalida"
+        ],
+        "403": [
+          "AcessoNegado"
+        ],
+        "404": [
+          "NaoEncontrado"
+        ],
+        "410": [
+          "PermanentementeRemovido"
+        ],
+        "500": [
+          "ErroInternoDoServidor"
+        ],
+        "503": [
+          "ServicoIndisponivel"
+        ],
+        "504": [
+          "IndisponibilidadePorTempoEsgotado"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -727,6 +1016,33 @@ export const operationTable = {
       "NaoEncontrado",
       "PermanentementeRemovido"
     ],
+    "problemTypes": {
+      "shape": "{error_type_base}/{errorType}",
+      "byStatus": {
+        "400": [
+          "CobVOperacaoInvalida"
+        ],
+        "403": [
+          "AcessoNegado"
+        ],
+        "404": [
+          "CobVNaoEncontrada",
+          "NaoEncontrado"
+        ],
+        "410": [
+          "PermanentementeRemovido"
+        ],
+        "500": [
+          "ErroInternoDoServidor"
+        ],
+        "503": [
+          "ServicoIndisponivel"
+        ],
+        "504": [
+          "IndisponibilidadePorTempoEsgotado"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -806,6 +1122,33 @@ export const operationTable = {
       "NaoEncontrado",
       "PermanentementeRemovido"
     ],
+    "problemTypes": {
+      "shape": "{error_type_base}/{errorType}",
+      "byStatus": {
+        "400": [
+          "RequisicaoInvalida",
+          "LoteCobVConsultaInvalida"
+        ],
+        "403": [
+          "AcessoNegado"
+        ],
+        "404": [
+          "NaoEncontrado"
+        ],
+        "410": [
+          "PermanentementeRemovido"
+        ],
+        "500": [
+          "ErroInternoDoServidor"
+        ],
+        "503": [
+          "ServicoIndisponivel"
+        ],
+        "504": [
+          "IndisponibilidadePorTempoEsgotado"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": "api-pix-standard",
     "idempotencyBodyField": null,
@@ -859,6 +1202,34 @@ export const operationTable = {
       "LoteCobVNaoEncontrado",
       "PermanentementeRemovido"
     ],
+    "problemTypes": {
+      "shape": "{error_type_base}/{errorType}",
+      "byStatus": {
+        "400": [
+          "RequisicaoInvalida",
+          "LoteCobVConsultaInvalida"
+        ],
+        "403": [
+          "AcessoNegado"
+        ],
+        "404": [
+          "NaoEncontrado",
+          "LoteCobVNaoEncontrado"
+        ],
+        "410": [
+          "PermanentementeRemovido"
+        ],
+        "500": [
+          "ErroInternoDoServidor"
+        ],
+        "503": [
+          "ServicoIndisponivel"
+        ],
+        "504": [
+          "IndisponibilidadePorTempoEsgotado"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": "api-pix-standard",
     "idempotencyBodyField": null,
@@ -914,6 +1285,33 @@ export const operationTable = {
       "LoteCobVOperacaoInvalida",
       "PermanentementeRemovido"
     ],
+    "problemTypes": {
+      "shape": "{error_type_base}/{errorType}",
+      "byStatus": {
+        "400": [
+          "RequisicaoInvalida",
+          "LoteCobVOperacaoInvalida"
+        ],
+        "403": [
+          "AcessoNegado"
+        ],
+        "404": [
+          "NaoEncontrado"
+        ],
+        "410": [
+          "PermanentementeRemovido"
+        ],
+        "500": [
+          "ErroInternoDoServidor"
+        ],
+        "503": [
+          "ServicoIndisponivel"
+        ],
+        "504": [
+          "IndisponibilidadePorTempoEsgotado"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": "api-pix-standard",
     "idempotencyBodyField": null,
@@ -971,6 +1369,35 @@ export const operationTable = {
       "CobVOperacaoInvalida",
       "PermanentementeRemovido"
     ],
+    "problemTypes": {
+      "shape": "{error_type_base}/{errorType}",
+      "byStatus": {
+        "400": [
+          "RequisicaoInvalida",
+          "LoteCobVOperacaoInvalida",
+          "CobVOperacaoInvalida"
+        ],
+        "403": [
+          "AcessoNegado"
+        ],
+        "404": [
+          "NaoEncontrado",
+          "LoteCobVNaoEncontrado"
+        ],
+        "410": [
+          "PermanentementeRemovido"
+        ],
+        "500": [
+          "ErroInternoDoServidor"
+        ],
+        "503": [
+          "ServicoIndisponivel"
+        ],
+        "504": [
+          "IndisponibilidadePorTempoEsgotado"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": "api-pix-standard",
     "idempotencyBodyField": null,
@@ -1079,6 +1506,32 @@ export const operationTable = {
       "NaoEncontrado",
       "PermanentementeRemovido"
     ],
+    "problemTypes": {
+      "shape": "{error_type_base}/{errorType}",
+      "byStatus": {
+        "400": [
+          "CobRConsultaInvalida"
+        ],
+        "403": [
+          "AcessoNegado"
+        ],
+        "404": [
+          "NaoEncontrado"
+        ],
+        "410": [
+          "PermanentementeRemovido"
+        ],
+        "500": [
+          "ErroInternoDoServidor"
+        ],
+        "503": [
+          "ServicoIndisponivel"
+        ],
+        "504": [
+          "IndisponibilidadePorTempoEsgotado"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -1126,6 +1579,32 @@ export const operationTable = {
       "NaoEncontrado",
       "PermanentementeRemovido"
     ],
+    "problemTypes": {
+      "shape": "{error_type_base}/{errorType}",
+      "byStatus": {
+        "400": [
+          "CobROperacaoInvalida"
+        ],
+        "403": [
+          "AcessoNegado"
+        ],
+        "404": [
+          "NaoEncontrado"
+        ],
+        "410": [
+          "PermanentementeRemovido"
+        ],
+        "500": [
+          "ErroInternoDoServidor"
+        ],
+        "503": [
+          "ServicoIndisponivel"
+        ],
+        "504": [
+          "IndisponibilidadePorTempoEsgotado"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -1178,6 +1657,33 @@ export const operationTable = {
       "NaoEncontrado",
       "PermanentementeRemovido"
     ],
+    "problemTypes": {
+      "shape": "{error_type_base}/{errorType}",
+      "byStatus": {
+        "400": [
+          "CobRConsultaInvalida"
+        ],
+        "403": [
+          "AcessoNegado"
+        ],
+        "404": [
+          "CobRNaoEncontrado",
+          "NaoEncontrado"
+        ],
+        "410": [
+          "PermanentementeRemovido"
+        ],
+        "500": [
+          "ErroInternoDoServidor"
+        ],
+        "503": [
+          "ServicoIndisponivel"
+        ],
+        "504": [
+          "IndisponibilidadePorTempoEsgotado"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -1232,6 +1738,32 @@ export const operationTable = {
       "ErroInternoDoServidor",
       "PermanentementeRemovido"
     ],
+    "problemTypes": {
+      "shape": "{error_type_base}/{errorType}",
+      "byStatus": {
+        "400": [
+          "CobROperacaoInvalida"
+        ],
+        "403": [
+          "AcessoNegado"
+        ],
+        "404": [
+          "NaoEncontrado"
+        ],
+        "410": [
+          "PermanentementeRemovido"
+        ],
+        "500": [
+          "ErroInternoDoServidor"
+        ],
+        "503": [
+          "ServicoIndisponivel"
+        ],
+        "504": [
+          "IndisponibilidadePorTempoEsgotado"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": "api-pix-standard",
     "idempotencyBodyField": null,
@@ -1287,6 +1819,33 @@ export const operationTable = {
       "NaoEncontrado",
       "PermanentementeRemovido"
     ],
+    "problemTypes": {
+      "shape": "{error_type_base}/{errorType}",
+      "byStatus": {
+        "400": [
+          "CobROperacaoInvalida"
+        ],
+        "403": [
+          "AcessoNegado"
+        ],
+        "404": [
+          "CobRNaoEncontrado",
+          "NaoEncontrado"
+        ],
+        "410": [
+          "PermanentementeRemovido"
+        ],
+        "500": [
+          "ErroInternoDoServidor"
+        ],
+        "503": [
+          "ServicoIndisponivel"
+        ],
+        "504": [
+          "IndisponibilidadePorTempoEsgotado"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -1345,6 +1904,33 @@ export const operationTable = {
       "NaoEncontrado",
       "PermanentementeRemovido"
     ],
+    "problemTypes": {
+      "shape": "{error_type_base}/{errorType}",
+      "byStatus": {
+        "400": [
+          "CobROperacaoInvalida"
+        ],
+        "403": [
+          "AcessoNegado"
+        ],
+        "404": [
+          "CobRNaoEncontrado",
+          "NaoEncontrado"
+        ],
+        "410": [
+          "PermanentementeRemovido"
+        ],
+        "500": [
+          "ErroInternoDoServidor"
+        ],
+        "503": [
+          "ServicoIndisponivel"
+        ],
+        "504": [
+          "IndisponibilidadePorTempoEsgotado"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -1454,6 +2040,33 @@ export const operationTable = {
       "NaoEncontrado",
       "PermanentementeRemovido"
     ],
+    "problemTypes": {
+      "shape": "{error_type_base}/{errorType}",
+      "byStatus": {
+        "400": [
+          "RequisicaoInvalida",
+          "RecConsultaInvalida"
+        ],
+        "403": [
+          "AcessoNegado"
+        ],
+        "404": [
+          "NaoEncontrado"
+        ],
+        "410": [
+          "PermanentementeRemovido"
+        ],
+        "500": [
+          "ErroInternoDoServidor"
+        ],
+        "503": [
+          "ServicoIndisponivel"
+        ],
+        "504": [
+          "IndisponibilidadePorTempoEsgotado"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": "api-pix-standard",
     "idempotencyBodyField": null,
@@ -1502,6 +2115,33 @@ export const operationTable = {
       "NaoEncontrado",
       "PermanentementeRemovido"
     ],
+    "problemTypes": {
+      "shape": "{error_type_base}/{errorType}",
+      "byStatus": {
+        "400": [
+          "RequisicaoInvalida",
+          "RecOperacaoInvalida"
+        ],
+        "403": [
+          "AcessoNegado"
+        ],
+        "404": [
+          "NaoEncontrado"
+        ],
+        "410": [
+          "PermanentementeRemovido"
+        ],
+        "500": [
+          "ErroInternoDoServidor"
+        ],
+        "503": [
+          "ServicoIndisponivel"
+        ],
+        "504": [
+          "IndisponibilidadePorTempoEsgotado"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": "api-pix-standard",
     "idempotencyBodyField": null,
@@ -1561,6 +2201,34 @@ export const operationTable = {
       "RecNaoEncontrada",
       "PermanentementeRemovido"
     ],
+    "problemTypes": {
+      "shape": "{error_type_base}/{errorType}",
+      "byStatus": {
+        "400": [
+          "RequisicaoInvalida",
+          "RecConsultaInvalida"
+        ],
+        "403": [
+          "AcessoNegado"
+        ],
+        "404": [
+          "NaoEncontrado",
+          "RecNaoEncontrada"
+        ],
+        "410": [
+          "PermanentementeRemovido"
+        ],
+        "500": [
+          "ErroInternoDoServidor"
+        ],
+        "503": [
+          "ServicoIndisponivel"
+        ],
+        "504": [
+          "IndisponibilidadePorTempoEsgotado"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": "api-pix-standard",
     "idempotencyBodyField": null,
@@ -1617,6 +2285,34 @@ export const operationTable = {
       "RecNaoEncontrada",
       "PermanentementeRemovido"
     ],
+    "problemTypes": {
+      "shape": "{error_type_base}/{errorType}",
+      "byStatus": {
+        "400": [
+          "RequisicaoInvalida",
+          "RecOperacaoInvalida"
+        ],
+        "403": [
+          "AcessoNegado"
+        ],
+        "404": [
+          "NaoEncontrado",
+          "RecNaoEncontrada"
+        ],
+        "410": [
+          "PermanentementeRemovido"
+        ],
+        "500": [
+          "ErroInternoDoServidor"
+        ],
+        "503": [
+          "ServicoIndisponivel"
+        ],
+        "504": [
+          "IndisponibilidadePorTempoEsgotado"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": "api-pix-standard",
     "idempotencyBodyField": null,
@@ -1664,6 +2360,32 @@ export const operationTable = {
       "ErroInternoDoServidor",
       "PermanentementeRemovido"
     ],
+    "problemTypes": {
+      "shape": "{error_type_base}/{errorType}",
+      "byStatus": {
+        "400": [
+          "SolicRecOperacaoInvalida"
+        ],
+        "403": [
+          "AcessoNegado"
+        ],
+        "404": [
+          "NaoEncontrado"
+        ],
+        "410": [
+          "PermanentementeRemovido"
+        ],
+        "500": [
+          "ErroInternoDoServidor"
+        ],
+        "503": [
+          "ServicoIndisponivel"
+        ],
+        "504": [
+          "IndisponibilidadePorTempoEsgotado"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -1715,6 +2437,30 @@ export const operationTable = {
       "NaoEncontrado",
       "PermanentementeRemovido"
     ],
+    "problemTypes": {
+      "shape": "{error_type_base}/{errorType}",
+      "byStatus": {
+        "403": [
+          "AcessoNegado"
+        ],
+        "404": [
+          "SolicRecNaoEncontrada",
+          "NaoEncontrado"
+        ],
+        "410": [
+          "PermanentementeRemovido"
+        ],
+        "500": [
+          "ErroInternoDoServidor"
+        ],
+        "503": [
+          "ServicoIndisponivel"
+        ],
+        "504": [
+          "IndisponibilidadePorTempoEsgotado"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -1768,6 +2514,32 @@ export const operationTable = {
       "ErroInternoDoServidor",
       "PermanentementeRemovido"
     ],
+    "problemTypes": {
+      "shape": "{error_type_base}/{errorType}",
+      "byStatus": {
+        "400": [
+          "SolicRecOperacaoInvalida"
+        ],
+        "403": [
+          "AcessoNegado"
+        ],
+        "404": [
+          "NaoEncontrado"
+        ],
+        "410": [
+          "PermanentementeRemovido"
+        ],
+        "500": [
+          "ErroInternoDoServidor"
+        ],
+        "503": [
+          "ServicoIndisponivel"
+        ],
+        "504": [
+          "IndisponibilidadePorTempoEsgotado"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -1859,6 +2631,32 @@ export const operationTable = {
       "NaoEncontrado",
       "PermanentementeRemovido"
     ],
+    "problemTypes": {
+      "shape": "{error_type_base}/{errorType}",
+      "byStatus": {
+        "400": [
+          "PayloadLocationConsultaInvalida"
+        ],
+        "403": [
+          "AcessoNegado"
+        ],
+        "404": [
+          "NaoEncontrado"
+        ],
+        "410": [
+          "PermanentementeRemovido"
+        ],
+        "500": [
+          "ErroInternoDoServidor"
+        ],
+        "503": [
+          "ServicoIndisponivel"
+        ],
+        "504": [
+          "IndisponibilidadePorTempoEsgotado"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -1906,6 +2704,32 @@ export const operationTable = {
       "NaoEncontrado",
       "PermanentementeRemovido"
     ],
+    "problemTypes": {
+      "shape": "{error_type_base}/{errorType}",
+      "byStatus": {
+        "400": [
+          "PayloadLocationOperacaoInvalida"
+        ],
+        "403": [
+          "AcessoNegado"
+        ],
+        "404": [
+          "NaoEncontrado"
+        ],
+        "410": [
+          "PermanentementeRemovido"
+        ],
+        "500": [
+          "ErroInternoDoServidor"
+        ],
+        "503": [
+          "ServicoIndisponivel"
+        ],
+        "504": [
+          "IndisponibilidadePorTempoEsgotado"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -1958,6 +2782,33 @@ export const operationTable = {
       "NaoEncontrado",
       "PermanentementeRemovido"
     ],
+    "problemTypes": {
+      "shape": "{error_type_base}/{errorType}",
+      "byStatus": {
+        "400": [
+          "PayloadLocationConsultaInvalida"
+        ],
+        "403": [
+          "AcessoNegado"
+        ],
+        "404": [
+          "PayloadLocationNaoEncontrado",
+          "NaoEncontrado"
+        ],
+        "410": [
+          "PermanentementeRemovido"
+        ],
+        "500": [
+          "ErroInternoDoServidor"
+        ],
+        "503": [
+          "ServicoIndisponivel"
+        ],
+        "504": [
+          "IndisponibilidadePorTempoEsgotado"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -2010,6 +2861,33 @@ export const operationTable = {
       "NaoEncontrado",
       "PermanentementeRemovido"
     ],
+    "problemTypes": {
+      "shape": "{error_type_base}/{errorType}",
+      "byStatus": {
+        "400": [
+          "RequisicaoInvalida"
+        ],
+        "403": [
+          "AcessoNegado"
+        ],
+        "404": [
+          "PayloadLocationNaoEncontrado",
+          "NaoEncontrado"
+        ],
+        "410": [
+          "PermanentementeRemovido"
+        ],
+        "500": [
+          "ErroInternoDoServidor"
+        ],
+        "503": [
+          "ServicoIndisponivel"
+        ],
+        "504": [
+          "IndisponibilidadePorTempoEsgotado"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -2062,6 +2940,33 @@ export const operationTable = {
       "NaoEncontrado",
       "PermanentementeRemovido"
     ],
+    "problemTypes": {
+      "shape": "{error_type_base}/{errorType}",
+      "byStatus": {
+        "400": [
+          "RequisicaoInvalida"
+        ],
+        "403": [
+          "AcessoNegado"
+        ],
+        "404": [
+          "PayloadLocationNaoEncontrado",
+          "NaoEncontrado"
+        ],
+        "410": [
+          "PermanentementeRemovido"
+        ],
+        "500": [
+          "ErroInternoDoServidor"
+        ],
+        "503": [
+          "ServicoIndisponivel"
+        ],
+        "504": [
+          "IndisponibilidadePorTempoEsgotado"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -2153,6 +3058,33 @@ export const operationTable = {
       "NaoEncontrado",
       "PermanentementeRemovido"
     ],
+    "problemTypes": {
+      "shape": "{error_type_base}/{errorType}",
+      "byStatus": {
+        "400": [
+          "RequisicaoInvalida",
+          "PayloadLocationRecConsultaInvalida"
+        ],
+        "403": [
+          "AcessoNegado"
+        ],
+        "404": [
+          "NaoEncontrado"
+        ],
+        "410": [
+          "PermanentementeRemovido"
+        ],
+        "500": [
+          "ErroInternoDoServidor"
+        ],
+        "503": [
+          "ServicoIndisponivel"
+        ],
+        "504": [
+          "IndisponibilidadePorTempoEsgotado"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": "api-pix-standard",
     "idempotencyBodyField": null,
@@ -2200,6 +3132,32 @@ export const operationTable = {
       "NaoEncontrado",
       "PermanentementeRemovido"
     ],
+    "problemTypes": {
+      "shape": "{error_type_base}/{errorType}",
+      "byStatus": {
+        "400": [
+          "RequisicaoInvalida"
+        ],
+        "403": [
+          "AcessoNegado"
+        ],
+        "404": [
+          "NaoEncontrado"
+        ],
+        "410": [
+          "PermanentementeRemovido"
+        ],
+        "500": [
+          "ErroInternoDoServidor"
+        ],
+        "503": [
+          "ServicoIndisponivel"
+        ],
+        "504": [
+          "IndisponibilidadePorTempoEsgotado"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": "api-pix-standard",
     "idempotencyBodyField": null,
@@ -2253,6 +3211,34 @@ export const operationTable = {
       "PayloadLocationRecNaoEncontrado",
       "PermanentementeRemovido"
     ],
+    "problemTypes": {
+      "shape": "{error_type_base}/{errorType}",
+      "byStatus": {
+        "400": [
+          "RequisicaoInvalida",
+          "PayloadLocationRecConsultaInvalida"
+        ],
+        "403": [
+          "AcessoNegado"
+        ],
+        "404": [
+          "NaoEncontrado",
+          "PayloadLocationRecNaoEncontrado"
+        ],
+        "410": [
+          "PermanentementeRemovido"
+        ],
+        "500": [
+          "ErroInternoDoServidor"
+        ],
+        "503": [
+          "ServicoIndisponivel"
+        ],
+        "504": [
+          "IndisponibilidadePorTempoEsgotado"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": "api-pix-standard",
     "idempotencyBodyField": null,
@@ -2305,6 +3291,33 @@ export const operationTable = {
       "PayloadLocationRecNaoEncontrado",
       "PermanentementeRemovido"
     ],
+    "problemTypes": {
+      "shape": "{error_type_base}/{errorType}",
+      "byStatus": {
+        "400": [
+          "RequisicaoInvalida"
+        ],
+        "403": [
+          "AcessoNegado"
+        ],
+        "404": [
+          "NaoEncontrado",
+          "PayloadLocationRecNaoEncontrado"
+        ],
+        "410": [
+          "PermanentementeRemovido"
+        ],
+        "500": [
+          "ErroInternoDoServidor"
+        ],
+        "503": [
+          "ServicoIndisponivel"
+        ],
+        "504": [
+          "IndisponibilidadePorTempoEsgotado"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": "api-pix-standard",
     "idempotencyBodyField": null,
@@ -2413,6 +3426,32 @@ export const operationTable = {
       "NaoEncontrado",
       "PermanentementeRemovido"
     ],
+    "problemTypes": {
+      "shape": "{error_type_base}/{errorType}",
+      "byStatus": {
+        "400": [
+          "PixConsultaInvalida"
+        ],
+        "403": [
+          "AcessoNegado"
+        ],
+        "404": [
+          "NaoEncontrado"
+        ],
+        "410": [
+          "PermanentementeRemovido"
+        ],
+        "500": [
+          "ErroInternoDoServidor"
+        ],
+        "503": [
+          "ServicoIndisponivel"
+        ],
+        "504": [
+          "IndisponibilidadePorTempoEsgotado"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -2465,6 +3504,33 @@ export const operationTable = {
       "NaoEncontrado",
       "PermanentementeRemovido"
     ],
+    "problemTypes": {
+      "shape": "{error_type_base}/{errorType}",
+      "byStatus": {
+        "400": [
+          "RequisicaoInvalida"
+        ],
+        "403": [
+          "AcessoNegado"
+        ],
+        "404": [
+          "PixNaoEncontrado",
+          "NaoEncontrado"
+        ],
+        "410": [
+          "PermanentementeRemovido"
+        ],
+        "500": [
+          "ErroInternoDoServidor"
+        ],
+        "503": [
+          "ServicoIndisponivel"
+        ],
+        "504": [
+          "IndisponibilidadePorTempoEsgotado"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -2523,6 +3589,33 @@ export const operationTable = {
       "NaoEncontrado",
       "PermanentementeRemovido"
     ],
+    "problemTypes": {
+      "shape": "{error_type_base}/{errorType}",
+      "byStatus": {
+        "400": [
+          "RequisicaoInvalida"
+        ],
+        "403": [
+          "AcessoNegado"
+        ],
+        "404": [
+          "PixDevolucaoNaoEncontrada",
+          "NaoEncontrado"
+        ],
+        "410": [
+          "PermanentementeRemovido"
+        ],
+        "500": [
+          "ErroInternoDoServidor"
+        ],
+        "503": [
+          "ServicoIndisponivel"
+        ],
+        "504": [
+          "IndisponibilidadePorTempoEsgotado"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -2583,6 +3676,32 @@ export const operationTable = {
       "ErroInternoDoServidor",
       "PermanentementeRemovido"
     ],
+    "problemTypes": {
+      "shape": "{error_type_base}/{errorType}",
+      "byStatus": {
+        "400": [
+          "PixDevolucaoInvalida"
+        ],
+        "403": [
+          "AcessoNegado"
+        ],
+        "404": [
+          "NaoEncontrado"
+        ],
+        "410": [
+          "PermanentementeRemovido"
+        ],
+        "500": [
+          "ErroInternoDoServidor"
+        ],
+        "503": [
+          "ServicoIndisponivel"
+        ],
+        "504": [
+          "IndisponibilidadePorTempoEsgotado"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": null,
     "idempotencyBodyField": null,
@@ -2662,6 +3781,33 @@ export const operationTable = {
       "NaoEncontrado",
       "PermanentementeRemovido"
     ],
+    "problemTypes": {
+      "shape": "{error_type_base}/{errorType}",
+      "byStatus": {
+        "400": [
+          "RequisicaoInvalida",
+          "WebhookConsultaInvalida"
+        ],
+        "403": [
+          "AcessoNegado"
+        ],
+        "404": [
+          "NaoEncontrado"
+        ],
+        "410": [
+          "PermanentementeRemovido"
+        ],
+        "500": [
+          "ErroInternoDoServidor"
+        ],
+        "503": [
+          "ServicoIndisponivel"
+        ],
+        "504": [
+          "IndisponibilidadePorTempoEsgotado"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": "api-pix-standard",
     "idempotencyBodyField": null,
@@ -2714,6 +3860,33 @@ export const operationTable = {
       "WebhookNaoEncontrado",
       "PermanentementeRemovido"
     ],
+    "problemTypes": {
+      "shape": "{error_type_base}/{errorType}",
+      "byStatus": {
+        "400": [
+          "RequisicaoInvalida"
+        ],
+        "403": [
+          "AcessoNegado"
+        ],
+        "404": [
+          "NaoEncontrado",
+          "WebhookNaoEncontrado"
+        ],
+        "410": [
+          "PermanentementeRemovido"
+        ],
+        "500": [
+          "ErroInternoDoServidor"
+        ],
+        "503": [
+          "ServicoIndisponivel"
+        ],
+        "504": [
+          "IndisponibilidadePorTempoEsgotado"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": "api-pix-standard",
     "idempotencyBodyField": null,
@@ -2769,6 +3942,33 @@ export const operationTable = {
       "WebhookOperacaoInvalida",
       "PermanentementeRemovido"
     ],
+    "problemTypes": {
+      "shape": "{error_type_base}/{errorType}",
+      "byStatus": {
+        "400": [
+          "RequisicaoInvalida",
+          "WebhookOperacaoInvalida"
+        ],
+        "403": [
+          "AcessoNegado"
+        ],
+        "404": [
+          "NaoEncontrado"
+        ],
+        "410": [
+          "PermanentementeRemovido"
+        ],
+        "500": [
+          "ErroInternoDoServidor"
+        ],
+        "503": [
+          "ServicoIndisponivel"
+        ],
+        "504": [
+          "IndisponibilidadePorTempoEsgotado"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": "api-pix-standard",
     "idempotencyBodyField": null,
@@ -2821,6 +4021,33 @@ export const operationTable = {
       "WebhookNaoEncontrado",
       "PermanentementeRemovido"
     ],
+    "problemTypes": {
+      "shape": "{error_type_base}/{errorType}",
+      "byStatus": {
+        "400": [
+          "RequisicaoInvalida"
+        ],
+        "403": [
+          "AcessoNegado"
+        ],
+        "404": [
+          "NaoEncontrado",
+          "WebhookNaoEncontrado"
+        ],
+        "410": [
+          "PermanentementeRemovido"
+        ],
+        "500": [
+          "ErroInternoDoServidor"
+        ],
+        "503": [
+          "ServicoIndisponivel"
+        ],
+        "504": [
+          "IndisponibilidadePorTempoEsgotado"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": "api-pix-standard",
     "idempotencyBodyField": null,
@@ -2865,6 +4092,32 @@ export const operationTable = {
       "WebhookRecConsultaInvalida",
       "PermanentementeRemovido"
     ],
+    "problemTypes": {
+      "shape": "{error_type_base}/{errorType}",
+      "byStatus": {
+        "400": [
+          "WebhookRecConsultaInvalida"
+        ],
+        "403": [
+          "AcessoNegado"
+        ],
+        "404": [
+          "NaoEncontrado"
+        ],
+        "410": [
+          "PermanentementeRemovido"
+        ],
+        "500": [
+          "ErroInternoDoServidor"
+        ],
+        "503": [
+          "ServicoIndisponivel"
+        ],
+        "504": [
+          "IndisponibilidadePorTempoEsgotado"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": "api-pix-standard",
     "idempotencyBodyField": null,
@@ -2914,6 +4167,34 @@ export const operationTable = {
       "WebhookOperacaoInvalida",
       "PermanentementeRemovido"
     ],
+    "problemTypes": {
+      "shape": "{error_type_base}/{errorType}",
+      "byStatus": {
+        "400": [
+          "RequisicaoInvalida",
+          "WebhookRecOperacaoInvalida",
+          "WebhookOperacaoInvalida"
+        ],
+        "403": [
+          "AcessoNegado"
+        ],
+        "404": [
+          "NaoEncontrado"
+        ],
+        "410": [
+          "PermanentementeRemovido"
+        ],
+        "500": [
+          "ErroInternoDoServidor"
+        ],
+        "503": [
+          "ServicoIndisponivel"
+        ],
+        "504": [
+          "IndisponibilidadePorTempoEsgotado"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": "api-pix-standard",
     "idempotencyBodyField": null,
@@ -2957,6 +4238,29 @@ export const operationTable = {
       "ErroInternoDoServidor",
       "PermanentementeRemovido"
     ],
+    "problemTypes": {
+      "shape": "{error_type_base}/{errorType}",
+      "byStatus": {
+        "403": [
+          "AcessoNegado"
+        ],
+        "404": [
+          "NaoEncontrado"
+        ],
+        "410": [
+          "PermanentementeRemovido"
+        ],
+        "500": [
+          "ErroInternoDoServidor"
+        ],
+        "503": [
+          "ServicoIndisponivel"
+        ],
+        "504": [
+          "IndisponibilidadePorTempoEsgotado"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": "api-pix-standard",
     "idempotencyBodyField": null,
@@ -3000,6 +4304,32 @@ export const operationTable = {
       "WebhookCobRConsultaInvalida",
       "PermanentementeRemovido"
     ],
+    "problemTypes": {
+      "shape": "{error_type_base}/{errorType}",
+      "byStatus": {
+        "400": [
+          "WebhookCobRConsultaInvalida"
+        ],
+        "403": [
+          "AcessoNegado"
+        ],
+        "404": [
+          "NaoEncontrado"
+        ],
+        "410": [
+          "PermanentementeRemovido"
+        ],
+        "500": [
+          "ErroInternoDoServidor"
+        ],
+        "503": [
+          "ServicoIndisponivel"
+        ],
+        "504": [
+          "IndisponibilidadePorTempoEsgotado"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": "api-pix-standard",
     "idempotencyBodyField": null,
@@ -3049,6 +4379,34 @@ export const operationTable = {
       "WebhookOperacaoInvalida",
       "PermanentementeRemovido"
     ],
+    "problemTypes": {
+      "shape": "{error_type_base}/{errorType}",
+      "byStatus": {
+        "400": [
+          "RequisicaoInvalida",
+          "WebhookCobROperacaoInvalida",
+          "WebhookOperacaoInvalida"
+        ],
+        "403": [
+          "AcessoNegado"
+        ],
+        "404": [
+          "NaoEncontrado"
+        ],
+        "410": [
+          "PermanentementeRemovido"
+        ],
+        "500": [
+          "ErroInternoDoServidor"
+        ],
+        "503": [
+          "ServicoIndisponivel"
+        ],
+        "504": [
+          "IndisponibilidadePorTempoEsgotado"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": "api-pix-standard",
     "idempotencyBodyField": null,
@@ -3092,6 +4450,29 @@ export const operationTable = {
       "ErroInternoDoServidor",
       "PermanentementeRemovido"
     ],
+    "problemTypes": {
+      "shape": "{error_type_base}/{errorType}",
+      "byStatus": {
+        "403": [
+          "AcessoNegado"
+        ],
+        "404": [
+          "NaoEncontrado"
+        ],
+        "410": [
+          "PermanentementeRemovido"
+        ],
+        "500": [
+          "ErroInternoDoServidor"
+        ],
+        "503": [
+          "ServicoIndisponivel"
+        ],
+        "504": [
+          "IndisponibilidadePorTempoEsgotado"
+        ]
+      }
+    },
     "jwsPayload": null,
     "source": "api-pix-standard",
     "idempotencyBodyField": null,

@@ -7,6 +7,7 @@
 import { IndentationText, Project, QuoteKind, VariableDeclarationKind, type CodeBlockWriter, type SourceFile } from 'ts-morph';
 import { bannerFor } from '../lib.js';
 import { type NamedType, type NamedTypeSuffix, namedTypeStem, namedTypeSuffixes } from './named-types.js';
+import { type ProblemTypes, problemTypesReader } from './problem-types.js';
 import type { OperationInfo, PagingStyle } from '../../src/runtime/contract.js';
 import {
   isObject,
@@ -26,6 +27,7 @@ interface OperationRow {
   readonly idempotencyHeader: string | null;
   readonly pagination: OperationInfo['pagination'];
   readonly argsRequired: boolean;
+  readonly problemTypes: ProblemTypes;
 }
 
 /**
@@ -122,7 +124,7 @@ function paginationOf(document: JsonObject, model: OperationModel): OperationInf
   };
 }
 
-function rowOf(document: JsonObject, model: OperationModel): OperationRow {
+function rowOf(document: JsonObject, model: OperationModel, problemTypesOf: (model: OperationModel) => ProblemTypes): OperationRow {
   const match = /^([a-z][A-Za-z0-9]*)\.([a-z][A-Za-z0-9]*)$/.exec(model.operationId);
   if (!match) throw new Error(`operationId ${model.operationId} is not <group>.<name> in camelCase`);
   const op = model.operation;
@@ -133,7 +135,7 @@ function rowOf(document: JsonObject, model: OperationModel): OperationRow {
   const pagination = paginationOf(document, model);
   const argsRequired =
     model.requestBody?.required === true || model.parameters.some((p) => p.required && p.in !== 'cookie' && p.name !== idempotencyHeader);
-  return { model, group: match[1]!, name: match[2]!, idempotencyHeader, pagination, argsRequired };
+  return { model, group: match[1]!, name: match[2]!, idempotencyHeader, pagination, argsRequired, problemTypes: problemTypesOf(model) };
 }
 
 /** Length and pattern limits of the idempotency header, so the runtime generates keys that fit them. */
@@ -173,6 +175,7 @@ function tableEntry(row: OperationRow): Record<string, unknown> {
     idempotencyKeyRule: idempotencyKeyRuleOf(row),
     pagination: row.pagination,
     errorTypes: Array.isArray(op['x-error-types']) ? op['x-error-types'].map(String) : [],
+    problemTypes: row.problemTypes,
     jwsPayload: typeof op['x-jws-payload'] === 'string' ? op['x-jws-payload'] : null,
     source: typeof op['x-source'] === 'string' ? op['x-source'] : null,
     idempotencyBodyField: typeof op['x-idempotency-body-field'] === 'string' ? op['x-idempotency-body-field'] : null,
@@ -292,7 +295,7 @@ function checkedNamedTypes(rows: readonly OperationRow[]): NamedType[] {
 
 /** The named types of every operation of a bundle, in table order (what operations.ts declares). */
 export function namedTypesOf(document: JsonObject): NamedType[] {
-  return checkedNamedTypes(operationsOf(document).map((model) => rowOf(document, model)));
+  return checkedNamedTypes(operationsOf(document).map((model) => rowOf(document, model, problemTypesReader(document))));
 }
 
 function namedTypeDoc(type: NamedType, row: OperationRow): string {
@@ -331,7 +334,8 @@ export function emitOperations(
   source = 'specs/',
   contractModule: string = defaultContractModule,
 ): string {
-  const rows = operationsOf(document).map((model) => rowOf(document, model));
+  const problemTypesOf = problemTypesReader(document);
+  const rows = operationsOf(document).map((model) => rowOf(document, model, problemTypesOf));
   const Name = identifier[0]!.toUpperCase() + identifier.slice(1);
   const project = new Project({
     useInMemoryFileSystem: true,

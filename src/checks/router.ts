@@ -1,15 +1,22 @@
 /**
- * The operation of a request, found without scanning the whole table: routes are grouped by method and
- * number of segments once, and a request is compared only with its group. Where two templates fit (the
- * API Pix's /cobv/{txid} beside a location's /cobv/{token}), the one with more literal segments wins, then
- * the one whose path parameters are valid — the rule of `contrato validate` (cli/validate.ts
- * matchOperation), which this must agree with (test/sandbox/router.test.ts compares them on every route).
+ * The one router: the operation of a request, found without scanning the whole table. Routes are grouped
+ * by method and number of segments once per document, and a request is compared only with its group.
+ * Where two templates fit (the API Pix's /cobv/{txid} beside a location's /cobv/{token}), the one with
+ * more literal segments wins, then the one whose path parameters are valid. `contrato validate` also takes
+ * a path written as its template (`/cob/{txid}`): that is the operation itself, with no values to check.
  */
-import type { OperationMatch } from '../checks/validate.js';
-import type { InterfaceModules } from '../checks/registry.js';
+import { parameterValue } from '../runtime/contract-check.js';
 import type { OperationInfo } from '../runtime/contract.js';
 import { check } from '../runtime/validation.js';
-import { parameterValue } from '../checks/validate.js';
+import type { InterfaceModules } from './registry.js';
+
+export interface OperationMatch {
+  readonly info: OperationInfo;
+  /** Path parameters taken from a concrete path, as text. */
+  readonly pathParameters: Record<string, string>;
+  /** False when the path was the template itself: its parameters have no values to check. */
+  readonly concrete: boolean;
+}
 
 interface Route {
   readonly info: OperationInfo;
@@ -21,7 +28,20 @@ interface Route {
 
 export type Router = (method: string, target: string) => OperationMatch | null;
 
-export function createRouter(modules: InterfaceModules): Router {
+const routers = new WeakMap<InterfaceModules, Router>();
+
+/** The operation `method` and `target` (path and query) reach in `modules`, or null. */
+export function findOperation(modules: InterfaceModules, method: string, target: string): OperationMatch | null {
+  let router = routers.get(modules);
+  if (!router) {
+    router = createRouter(modules);
+    routers.set(modules, router);
+  }
+  return router(method, target);
+}
+
+function createRouter(modules: InterfaceModules): Router {
+  const templates = new Map(Object.values(modules.operationTable).map((info) => [`${info.method} ${info.path}`, info]));
   const groups = new Map<string, Route[]>();
   for (const info of Object.values(modules.operationTable)) {
     const segments = info.path.split('/');
@@ -46,8 +66,12 @@ export function createRouter(modules: InterfaceModules): Router {
 
   return (method, target) => {
     const path = target.split('?')[0]!;
+    const wanted = method.toLowerCase();
+    // A request never carries a raw brace (it is sent as %7B): a path with one is a template named as written.
+    const template = path.includes('{') ? templates.get(`${wanted} ${path}`) : undefined;
+    if (template) return { info: template, pathParameters: {}, concrete: false };
     const segments = path.split('/');
-    const routes = groups.get(`${method.toLowerCase()} ${segments.length}`);
+    const routes = groups.get(`${wanted} ${segments.length}`);
     if (!routes) return null;
     const fitting: { match: OperationMatch; literals: number }[] = [];
     for (const route of routes) {

@@ -1,14 +1,19 @@
 /** The commands of `contrato`: names, usage lines and options (the grammar; program.ts runs them). */
 import { formats } from '../formats/registry.js';
-import { interfaces } from '../interfaces.js';
+import { definitions, interfaces } from '../interfaces.js';
+import { sandboxCredentialsOf, sandboxSecret } from '../runtime/definition.js';
 import type { CommandSpec, OptionSpec } from './arguments.js';
 import { defaultBasePort, defaultHost } from './ports.js';
 
 const interfaceNames = interfaces.map((info) => info.name).join(', ');
+/** Each mock's offset from the base port, from the mock ports of the definitions. */
+const mockOffsets = interfaces
+  .map((info, index) => `${info.name} ${index === 0 ? '<n>' : ''}+${info.mockPort - defaultBasePort}`)
+  .join(', ');
 const portOption: OptionSpec = {
   name: 'port',
   value: '<n>',
-  description: `base port (default ${defaultBasePort}): the docs site on <n>, the sandbox on <n>+10, each mock at its offset (accounts <n>+11, pix +12, messages +13, core-banking +14, pix-location +15); 0 gives each a free port`,
+  description: `base port (default ${defaultBasePort}): the docs site on <n>, the sandbox on <n>+10, each mock at its offset (${mockOffsets}); 0 gives each a free port`,
 };
 const hostOption: OptionSpec = {
   name: 'host',
@@ -41,7 +46,7 @@ export const commands = [
     summary: 'check a JSON document against a request, a response, a schema, an event or a message',
     usage: [
       'validate <interface> <METHOD> <path[?query]> request [file|-] [--header name:value]...',
-      'validate <interface> <METHOD> <path> response:<STATUS> [file|-] [--strict]',
+      'validate <interface> <METHOD> <path> response:<STATUS> [file|-] [--strict] [--base-url <url>]',
       'validate <interface> schema <Name> [file|-]',
       'validate events <type> [file|-]',
       'validate pix-notification <pix|rec|cobr> [file|-]',
@@ -59,11 +64,16 @@ export const commands = [
         description:
           'a response as its provider must send it: known values are closed lists and members the spec does not list are refused',
       },
+      {
+        name: 'base-url',
+        value: '<url>',
+        description: "the address the response came from: a problem's type must then be {base_url}/errors/<type> at that address",
+      },
     ],
     notes: [
       `interfaces: ${interfaceNames}`,
       "A request's path may carry its query string ('/cob?inicio=…&fim=…'); an operation without a body reads no document.",
-      "A problem answer's status must equal the HTTP status, and its type must be one the operation declares for that status.",
+      "A problem answer's status must equal the HTTP status, and its type must have the shape of section 7 and name an error type the operation declares for that status.",
       'events: the type as delivered (TRANSFER, invoice.paid, crypto.order.updated, ...)',
       'pix-notification: a body the PSP POSTs to <webhookUrl>/pix, /rec or /cobr (API Pix notifications)',
       'messages: by the names of the interface specification (pacs.008, pain.012-authorization, dict.create-key, ...)',
@@ -158,8 +168,8 @@ export const commands = [
       { name: 'count', value: '<n>', description: 'how many calls a planned fault applies to (default 1)' },
     ],
     notes: [
-      'The sandbox serves each interface under its prefix: /accounts/api/v2, /pix, /messages, /core-banking; its control plane is under /_sandbox.',
-      'Credentials it knows: sandbox-account, baas_sandbox, sandbox-pix, sandbox-core, sandbox-messages, each with the secret sandbox-secret.',
+      `The sandbox serves each interface under its prefix: ${interfaces.map((info) => info.sandboxPrefix).join(', ')}; its control plane is under /_sandbox.`,
+      `Credentials it knows: ${definitions.flatMap((definition) => sandboxCredentialsOf(definition).map((credential) => credential.clientId)).join(', ')}, each with the secret ${sandboxSecret}.`,
     ],
   },
   {

@@ -6,11 +6,12 @@ import { readFileSync } from 'node:fs';
 import { findDefinition, findInterface, interfaces, type InterfaceName } from '../interfaces.js';
 import type { OperationInfo } from '../runtime/contract.js';
 import type { ValidationIssue } from '../runtime/errors.js';
-import { check } from '../runtime/validation.js';
+import type { CompiledValidator, check } from '../runtime/validation.js';
 import { UsageError } from './arguments.js';
-import { errorTypeStatuses, problemIssues, readBundles } from '../checks/problem-checks.js';
+import { checkHttpAnswer, checkMatchedRequest, pathIssues } from '../checks/http-check.js';
 import { bundledSpecPath, loadInterface } from '../checks/registry.js';
-import { headersOf, matchOperation, queryOf, takesBody, validateDocument, type ValidateTarget } from '../checks/validate.js';
+import { findOperation } from '../checks/router.js';
+import { headersOf, takesBody, validateDocument, type ValidateTarget } from '../checks/validate.js';
 
 export function interfaceArgument(name: string | undefined): InterfaceName {
   const info = name ? findInterface(name) : undefined;
@@ -95,6 +96,8 @@ export interface ValidateOptions {
   readonly headers?: readonly string[];
   /** `--strict`: a response checked as its provider must send it. */
   readonly strict?: boolean;
+  /** `--base-url`: the address the answer came from, so a problem type's `{base_url}` is compared with it. */
+  readonly baseUrl?: string;
 }
 
 export async function validateCommand(args: string[], options: ValidateOptions = {}): Promise<number> {
@@ -116,18 +119,19 @@ export async function validateCommand(args: string[], options: ValidateOptions =
   }
   const [, method, path, what, file] = args;
   if (!method || !path || !what) throw new UsageError('validate needs <METHOD> <path> request|response:<STATUS>');
-  const operation = matchOperation(modules, method, path);
+  const operation = findOperation(modules, method, path);
   if (!operation) throw new UsageError(`no operation ${method.toUpperCase()} ${path.split('?')[0]} in ${name}`);
   const { info } = operation;
   if (what === 'request') {
     if (strict) throw new UsageError('--strict checks a response; a request is always checked strictly');
-    const parts = { query: queryOf(info, path), header: headersOf(info, headers) };
+    if (options.baseUrl !== undefined) throw new UsageError('--base-url goes with a response, whose problem type it checks');
+    const request = { method, target: path, headers: headersOf(headers) };
     if (!takesBody(modules, operation)) {
       if (file !== undefined)
         throw new UsageError(`${info.operationId} (${info.method.toUpperCase()} ${info.path}) takes no request body; leave out ${file}`);
-      return report(validateDocument(modules, { kind: 'request' }, undefined, operation, undefined, parts));
+      return report(checkMatchedRequest(modules, operation, { ...request, body: undefined }, new Date()).issues);
     }
-    return report(validateDocument(modules, { kind: 'request' }, readDocument(file), operation, undefined, parts));
+    return report(checkMatchedRequest(modules, operation, { ...request, body: readDocument(file) }, new Date()).issues);
   }
   if (headers.length > 0) throw new UsageError('--header goes with a request; a response is checked by its body');
   if (path.includes('?')) throw new UsageError("a query string goes with a request; give the response's path without it");
@@ -137,11 +141,11 @@ export async function validateCommand(args: string[], options: ValidateOptions =
   // Check the operation before reading stdin, so a usage error never waits for input.
   validateDocument(modules, target, undefined, operation);
   const document = readDocument(file);
-  const bundles = readBundles(documentNames(name).map(bundledSpecPath));
-  const schemaIssues = strict
-    ? await strictIssues(bundles, info, status, document, modules.patternDescriptions)
-    : validateDocument(modules, target, document, operation);
-  return report([...schemaIssues, ...problemIssues(info, status, document, errorTypeStatuses(bundles))]);
+  const strictValidator = strict ? await strictValidatorOf(readBundles(documentNames(name).map(bundledSpecPath)), info, status) : undefined;
+  return report([
+    ...pathIssues(modules, operation),
+    ...checkHttpAnswer(modules, info, { status, body: document }, { baseUrl: options.baseUrl, strictValidator }),
+  ]);
 }
 
 /** The documents a CLI name covers: an interface's, or the one document named. */
@@ -149,21 +153,23 @@ function documentNames(name: string): string[] {
   return findDefinition(name)?.documents.map((document) => document.name) ?? [name];
 }
 
-/** A response checked by a strict validator compiled from the bundle that holds its operation. */
-async function strictIssues(
+/** The strict validator of a response, compiled from the bundle that holds its operation. */
+async function strictValidatorOf(
   bundles: readonly Record<string, unknown>[],
   info: OperationInfo,
   status: string,
-  document: unknown,
-  patterns: Readonly<Record<string, string>>,
-): Promise<ValidationIssue[]> {
+): Promise<CompiledValidator> {
   // Loaded only here: it compiles with ajv, which no other command needs.
   const { responseSchema, strictValidator } = await import('../checks/strict-response.js');
   for (const bundle of bundles) {
     const schema = responseSchema(bundle, info.method, info.path, status);
-    if (schema !== null) return check(strictValidator(bundle, schema), document, '', patterns);
+    if (schema !== null) return strictValidator(bundle, schema);
   }
   throw new UsageError(`response ${status} of ${info.operationId} has no JSON body`);
+}
+
+function readBundles(files: readonly string[]): Record<string, unknown>[] {
+  return files.map((file) => JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>);
 }
 
 /**

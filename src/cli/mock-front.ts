@@ -7,11 +7,9 @@
 import { request as httpRequest, createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { PortInUseError, urlOf } from './ports.js';
-import { runCrossFieldChecks } from '../runtime/cross-field.js';
 import type { ValidationIssue } from '../runtime/errors.js';
-import { validateRequest } from '../runtime/steps/validate.js';
+import { checkHttpRequest, parseHttpBody } from '../checks/http-check.js';
 import type { InterfaceModules } from '../checks/registry.js';
-import { matchOperation, parameterValue } from '../checks/validate.js';
 
 export interface MockFront {
   readonly url: string;
@@ -27,58 +25,28 @@ function readBody(request: IncomingMessage): Promise<Buffer> {
   });
 }
 
-/** The request as the client runtime sees a call: path, query and header parameters, and the body. */
-function argsOf(modules: InterfaceModules, request: IncomingMessage, body: Buffer) {
-  const url = new URL(request.url ?? '/', 'http://mock');
-  const match = matchOperation(modules, request.method ?? 'GET', url.pathname);
-  if (!match) return null;
-  const { info } = match;
-  const typeOf = (location: string, name: string) =>
-    info.parameters.find((p) => p.in === location && p.name.toLowerCase() === name.toLowerCase())?.type ?? null;
-  const query: Record<string, unknown> = {};
-  for (const [name, value] of url.searchParams) query[name] = parameterValue(value, typeOf('query', name));
-  const header: Record<string, unknown> = {};
-  for (const parameter of info.parameters.filter((p) => p.in === 'header')) {
-    const value = request.headers[parameter.name.toLowerCase()];
-    if (typeof value === 'string') header[parameter.name] = parameterValue(value, parameter.type);
-  }
-  const path = Object.fromEntries(
-    Object.entries(match.pathParameters).map(([name, value]) => [name, parameterValue(value, typeOf('path', name))]),
+function lowerCaseHeaders(request: IncomingMessage): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(request.headers).flatMap(([name, value]) =>
+      value === undefined ? [] : [[name.toLowerCase(), Array.isArray(value) ? value.join(', ') : value]],
+    ),
   );
-  const contentType = request.headers['content-type'] ?? '';
-  let parsed: unknown;
-  let bodyIssue: ValidationIssue | undefined;
-  if (body.length > 0 && /json/.test(contentType)) {
-    try {
-      parsed = JSON.parse(body.toString('utf8'));
-    } catch (error) {
-      bodyIssue = { pointer: '/body', rule: 'json', message: `is not JSON: ${(error as Error).message}` };
-    }
-  } else if (body.length > 0 && /x-www-form-urlencoded/.test(contentType)) {
-    parsed = Object.fromEntries(new URLSearchParams(body.toString('utf8')));
-  }
-  // A multipart body (an image upload) goes on unchecked: its file part is checked by the client.
-  const multipart = /multipart\/form-data/.test(contentType);
-  return { info, args: { path, query, header, ...(parsed === undefined || multipart ? {} : { body: parsed }) }, bodyIssue, multipart };
 }
 
-function issuesOf(
+/** The request judged by the one checking path the client, `contrato validate` and the sandbox share. */
+async function issuesOf(
   modules: InterfaceModules,
   request: IncomingMessage,
-  body: Buffer,
+  bytes: Buffer,
   now: Date,
-): { operationId: string; issues: ValidationIssue[] } | null {
-  const found = argsOf(modules, request, body);
-  if (!found) return null;
-  const { info, args, bodyIssue, multipart } = found;
-  if (bodyIssue) return { operationId: info.operationId, issues: [bodyIssue] };
-  const validators = modules.validators.operations[info.operationId];
-  if (!validators) return { operationId: info.operationId, issues: [] };
-  const checked = multipart ? { ...validators, body: null } : validators;
-  const requiredBody = multipart ? { ...info, requestBody: null } : info;
-  const issues = validateRequest(requiredBody, checked, args, modules.patternDescriptions);
-  if (issues.length > 0) return { operationId: info.operationId, issues };
-  return { operationId: info.operationId, issues: runCrossFieldChecks(modules.crossFieldChecks[info.operationId], args, { now }) };
+): Promise<{ operationId: string; issues: readonly ValidationIssue[] } | null> {
+  const headers = lowerCaseHeaders(request);
+  const parsed = await parseHttpBody(bytes, headers['content-type']);
+  const raw = { method: request.method ?? 'GET', target: request.url ?? '/', headers };
+  const verdict = checkHttpRequest(modules, { ...raw, body: 'body' in parsed ? parsed.body : undefined }, now);
+  if (!verdict.operation) return null;
+  const { operationId } = verdict.operation.info;
+  return { operationId, issues: 'issue' in parsed ? [parsed.issue] : verdict.issues };
 }
 
 function problem(response: ServerResponse, request: IncomingMessage, operationId: string, issues: readonly ValidationIssue[]): void {
@@ -125,7 +93,7 @@ export function startMockFront(
   const server: Server = createServer((request, response) => {
     void (async () => {
       const body = await readBody(request);
-      const verdict = issuesOf(modules, request, body, new Date());
+      const verdict = await issuesOf(modules, request, body, new Date());
       if (verdict && verdict.issues.length > 0) return problem(response, request, verdict.operationId, verdict.issues);
       const forwarded = httpRequest(
         {

@@ -40,9 +40,10 @@ function portValue(parsed: ParsedArguments): number {
   const given = parsed.options.get('port');
   if (given === undefined) return defaultBasePort;
   const port = Number(given);
-  // The highest offset (+15) must stay a valid port.
-  if (given === true || !/^\d+$/.test(given) || port > 65_535 - 15)
-    throw new UsageError(`--port takes a base port from 0 to ${65_535 - 15}, got ${JSON.stringify(given)}`);
+  // The highest offset (the last mock's, from the definitions) must stay a valid port.
+  const highest = 65_535 - Math.max(...interfaces.map((info) => info.mockPort - defaultBasePort));
+  if (given === true || !/^\d+$/.test(given) || port > highest)
+    throw new UsageError(`--port takes a base port from 0 to ${highest}, got ${JSON.stringify(given)}`);
   return port;
 }
 
@@ -128,6 +129,7 @@ async function runCommand(name: CommandName, parsed: ParsedArguments, context: R
       return (await import('./document-commands.js')).validateCommand([...parsed.positionals], {
         headers: parsed.lists.get('header') ?? [],
         strict: parsed.options.has('strict'),
+        ...(stringOption(parsed, 'base-url') === undefined ? {} : { baseUrl: stringOption(parsed, 'base-url')! }),
       });
     case 'diff':
       return (await import('./document-commands.js')).diffCommand([...parsed.positionals], stringOption(parsed, 'corrections'));

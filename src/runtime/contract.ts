@@ -70,6 +70,14 @@ export interface OperationInfo {
   } | null;
   /** Error types (section 7.2) the operation can answer with, e.g. CobNaoEncontrado. */
   readonly errorTypes: readonly string[];
+  /**
+   * Its problem answers (section 7): the shape of `type` (`{base_url}/errors/{errorType}`; null where the
+   * spec shows no error format) and the error types declared per status (scripts/steps/problem-types.ts).
+   */
+  readonly problemTypes: {
+    readonly shape: string | null;
+    readonly byStatus: Readonly<Record<string, readonly string[]>>;
+  };
   /** The 200 body is a compact JWS whose payload has this component schema (payload locations). */
   readonly jwsPayload: string | null;
   /** Where the description comes from when the interface specification only names it (the spec's `x-source`). */

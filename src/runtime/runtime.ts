@@ -38,7 +38,7 @@ import { type RetryPolicy, retryableStatuses, retryAfterMs } from './retry.js';
 import { type ClientCredentials, defaultSteps } from './steps/index.js';
 import type { TokenCache } from './token-cache.js';
 import type { Send } from './transport.js';
-import { check } from './validation.js';
+import { answerIssues } from './contract-check.js';
 
 /** `off`: read responses as they come; `warn`: log contract breaks; `strict`: throw on them. All three accept section 9.3 additions. */
 export type ResponseValidation = 'off' | 'warn' | 'strict';
@@ -167,14 +167,12 @@ export function createRuntime(options: RuntimeOptions): FacadeRuntime {
   function checkResponse(info: OperationInfo, checks: OperationChecks, answer: Answer, context: CallContext): void {
     const mode = options.responseValidation ?? 'off';
     if (mode === 'off') return;
-    const status = String(answer.status);
-    const known = info.responseStatuses.includes(status) || info.responseStatuses.includes('default');
-    const validator = checks.validators.responses[status] ?? checks.validators.responses.default;
-    const issues: ValidationIssue[] = !known
-      ? [{ pointer: '', rule: 'status', message: `status ${status} is not in the contract (${info.responseStatuses.join(', ')})` }]
-      : validator
-        ? check(validator, answer.body, '', checks.patterns)
-        : [];
+    const { responses } = checks.validators;
+    const issues = answerIssues(info, answer, {
+      validator: responses[String(answer.status)] ?? responses.default,
+      patterns: checks.patterns,
+      baseUrl: options.baseUrl,
+    });
     if (issues.length === 0) return;
     if (mode === 'strict') throw new ResponseValidationError(info.operationId, answer.status, scrubIssues(issues), context);
     log('warn', 'response-contract')(info.operationId, { status: answer.status, issues });

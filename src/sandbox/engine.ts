@@ -6,14 +6,11 @@
  * response schema with closed known values and unlisted members refused, and against the error types the
  * operation declares: a drift from the contract becomes a 500 naming it, so the test suite cannot miss it.
  */
-import type { OperationMatch } from '../checks/validate.js';
-import { parameterValue, validateDocument } from '../checks/validate.js';
+import { checkHttpAnswer, checkMatchedRequest } from '../checks/http-check.js';
 import type { InterfaceModules } from '../checks/registry.js';
-import { problemIssues } from '../checks/problem-checks.js';
+import { findOperation, type OperationMatch } from '../checks/router.js';
 import { responseSchema, strictValidator } from '../checks/strict-response.js';
-import type { ValidationIssue } from '../runtime/errors.js';
 import type { CompiledValidator } from '../runtime/validation.js';
-import { check } from '../runtime/validation.js';
 import {
   type Principal,
   type ProblemContext,
@@ -25,7 +22,6 @@ import {
   type TokenIssuer,
 } from './contract.js';
 import type { Fault, FaultPlan } from './faults.js';
-import type { Router } from './router.js';
 
 type Json = Record<string, unknown>;
 
@@ -36,10 +32,6 @@ export interface MountedModule {
   readonly bundle: Json;
   /** The module's state (replaced on reset and snapshot load). */
   state: unknown;
-  /** Error types by the statuses they are declared with (for the strict check of problems). */
-  readonly typeStatuses: ReadonlyMap<string, ReadonlySet<string>>;
-  /** Finds a request's operation (router.ts). */
-  readonly route: Router;
   /** The environment its handlers get: the sandbox's, with tokens bound to this document. */
   readonly env: SandboxEnvironment;
 }
@@ -99,11 +91,10 @@ export interface EngineOptions {
 
 const strictCache = new WeakMap<Json, Map<string, CompiledValidator | null>>();
 
-function strictCheck(mounted: MountedModule, match: OperationMatch, answer: SandboxAnswer): string[] {
+/** Drifts of an answer from the contract, judged as `contrato validate --strict --base-url` judges one. */
+function strictCheck(mounted: MountedModule, match: OperationMatch, answer: SandboxAnswer, baseUrl: string): string[] {
   const { info } = match;
   const status = String(answer.status);
-  if (!info.responseStatuses.includes(status)) return [`${info.operationId} answered ${status}, which it does not declare`];
-  if (answer.contentType && !/json/.test(answer.contentType)) return [];
   let cache = strictCache.get(mounted.bundle);
   if (!cache) {
     cache = new Map();
@@ -111,49 +102,18 @@ function strictCheck(mounted: MountedModule, match: OperationMatch, answer: Sand
   }
   const key = `${info.operationId} ${status}`;
   if (!cache.has(key)) {
-    const schema = responseSchema(mounted.bundle, info.method, info.path, status);
+    const schema = info.responseStatuses.includes(status) ? responseSchema(mounted.bundle, info.method, info.path, status) : null;
     cache.set(key, schema === null ? null : strictValidator(mounted.bundle, schema));
   }
-  const validator = cache.get(key);
-  const issues: ValidationIssue[] = validator ? check(validator, answer.body, '', mounted.generated.patternDescriptions) : [];
-  issues.push(...problemIssues(info, status, answer.body, mounted.typeStatuses));
-  return issues.map((issue) => `${info.operationId} ${status} ${issue.pointer || '/'}: ${issue.message}`);
-}
-
-/** The declared header parameters of the operation, in the spelling the spec gives them. */
-function declaredHeaders(match: OperationMatch, headers: Readonly<Record<string, string>>): Record<string, unknown> {
-  const declared: Record<string, unknown> = {};
-  for (const parameter of match.info.parameters) {
-    if (parameter.in !== 'header') continue;
-    const value = headers[parameter.name.toLowerCase()];
-    if (value !== undefined) declared[parameter.name] = parameterValue(value, parameter.type);
-  }
-  return declared;
-}
-
-function queryValues(match: OperationMatch, target: string): Record<string, unknown> {
-  const marker = target.indexOf('?');
-  if (marker < 0) return {};
-  const types = new Map(match.info.parameters.filter((p) => p.in === 'query').map((p) => [p.name, p.type]));
-  const search = new URLSearchParams(target.slice(marker + 1));
-  const query: Record<string, unknown> = {};
-  for (const name of new Set(search.keys())) {
-    const type = types.get(name) ?? null;
-    const values = search.getAll(name);
-    query[name] = type === 'array' || values.length > 1 ? values : parameterValue(values[0]!, type);
-  }
-  return query;
-}
-
-/** A multipart body as the schema sees it: a file part (read by the server as its bytes) is a binary string there. */
-function validatable(info: OperationMatch['info'], body: unknown): unknown {
-  if (info.requestBody?.mediaType !== 'multipart/form-data' || typeof body !== 'object' || body === null) return body;
-  return Object.fromEntries(
-    Object.entries(body).map(([name, value]) => [
-      name,
-      typeof value === 'object' && value !== null && 'bytes' in value ? '(binary)' : value,
-    ]),
+  // A body that is not JSON (a JWS) is the operation's text: only its status is judged.
+  const textual = answer.contentType !== undefined && !/json/.test(answer.contentType);
+  const issues = checkHttpAnswer(
+    mounted.generated,
+    info,
+    { status, body: textual ? undefined : answer.body },
+    { baseUrl, strictValidator: textual ? null : (cache.get(key) ?? null) },
   );
+  return issues.map((issue) => `${info.operationId} ${status} ${issue.pointer || '/'}: ${issue.message}`);
 }
 
 /** The token of a secured call: the scheme's header (`svc-token`) or `Authorization: Bearer`. */
@@ -172,12 +132,12 @@ export class SandboxEngine {
   }
 
   async answer(mounted: MountedModule, call: IncomingCall): Promise<EngineAnswer> {
-    const match = mounted.route(call.method, call.target);
+    const match = findOperation(mounted.generated, call.method, call.target);
     const answer = await this.#respond(mounted, call, match);
     // The 501 of an operation without a handler is the sandbox's own gap, and an injected fault is wanted:
     // neither is a drift of its answers.
     if (this.#options.strict && match && answer.status !== 501 && !answer.injected)
-      for (const drift of strictCheck(mounted, match, answer)) this.#options.onDrift(drift);
+      for (const drift of strictCheck(mounted, match, answer, call.baseUrl)) this.#options.onDrift(drift);
     return answer;
   }
 
@@ -224,20 +184,8 @@ export class SandboxEngine {
       principal = verified;
     }
 
-    const query = queryValues(match, call.target);
-    const header = declaredHeaders(match, call.headers);
-    const issues = validateDocument(
-      generated,
-      { kind: 'request' },
-      validatable(info, call.body),
-      match,
-      () => this.#options.env.clock.now(),
-      {
-        query,
-        header,
-      },
-    );
-    if (issues.length > 0) return { ...module.problems.invalid(issues, request), operationId: info.operationId };
+    const verdict = checkMatchedRequest(generated, match, call, this.#options.env.clock.now());
+    if (verdict.issues.length > 0) return { ...module.problems.invalid(verdict.issues, request), operationId: info.operationId };
 
     const handler = module.handlers[info.operationId];
     let answer: SandboxAnswer;
@@ -256,7 +204,7 @@ export class SandboxEngine {
       operationId: info.operationId,
       info,
       path: match.pathParameters,
-      query,
+      query: verdict.args.query,
       headers: call.headers,
       body: call.body,
       principal,

@@ -7,7 +7,7 @@ import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { errorTypeStatuses } from '../checks/problem-checks.js';
+import { parseHttpBody } from '../checks/http-check.js';
 import { bundledSpecPath } from '../checks/registry.js';
 import { readBody } from '../events/body.js';
 import { findInterface } from '../interfaces.js';
@@ -17,7 +17,6 @@ import { controlPlane, controlPrefix } from './control.js';
 import { type MountedModule, moduleEnvironment, SandboxEngine } from './engine.js';
 import { FaultPlan } from './faults.js';
 import { createSeededRandom } from './random.js';
-import { createRouter } from './router.js';
 import { createTokenIssuer, defaultSandboxCredentials } from './tokens.js';
 import { createWebhookDispatcher } from './webhooks.js';
 
@@ -66,30 +65,6 @@ function headersOf(request: IncomingMessage): Record<string, string> {
   return headers;
 }
 
-/** The body as JSON, a multipart form's fields (files summarised), text otherwise; `invalid` when JSON does not parse. */
-async function parseBody(bytes: Buffer, contentType: string | undefined): Promise<{ body: unknown } | { invalid: string }> {
-  if (bytes.length === 0) return { body: undefined };
-  if (contentType && /multipart\/form-data/i.test(contentType)) {
-    const form = await new Response(bytes, { headers: { 'content-type': contentType } }).formData();
-    const fields: Record<string, unknown> = {};
-    for (const [name, value] of form.entries()) {
-      fields[name] =
-        typeof value === 'string'
-          ? value
-          : { filename: value.name, contentType: value.type, size: value.size, bytes: Buffer.from(await value.arrayBuffer()) };
-    }
-    return { body: fields };
-  }
-  if (contentType && /application\/x-www-form-urlencoded/i.test(contentType))
-    return { body: Object.fromEntries(new URLSearchParams(bytes.toString('utf8'))) };
-  if (contentType && !/json/i.test(contentType)) return { body: bytes.toString('utf8') };
-  try {
-    return { body: JSON.parse(bytes.toString('utf8')) };
-  } catch (error) {
-    return { invalid: `the body is not JSON (${(error as Error).message.split('\n')[0]})` };
-  }
-}
-
 function send(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}, contentType?: string): void {
   const text = body === undefined ? '' : typeof body === 'string' && contentType && !/json/.test(contentType) ? body : JSON.stringify(body);
   response.writeHead(status, {
@@ -105,7 +80,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   const seed = options.seed ?? 'contrato';
   const clock = createSandboxClock({ speed: options.speed ?? 1 });
   let random = createSeededRandom(seed);
-  const credentials = options.credentials ?? defaultSandboxCredentials;
+  const credentials = options.credentials ?? defaultSandboxCredentials();
   let tokens = createTokenIssuer({ clock, random, credentials });
   const mounted = new Map<string, MountedModule>();
   const drifts: string[] = [];
@@ -144,8 +119,6 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
       generated,
       bundle,
       state: undefined,
-      typeStatuses: errorTypeStatuses([bundle]),
-      route: createRouter(generated),
       env: moduleEnvironment(env, module.document),
     });
   }
@@ -200,8 +173,8 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
       const headers = headersOf(request);
       if (target === controlPrefix || target.startsWith(`${controlPrefix}/`)) {
         // The control plane speaks JSON whatever the content type says (fetch marks a string body text/plain).
-        const parsed = await parseBody(read.bytes, 'application/json');
-        if ('invalid' in parsed) return send(response, 400, { detail: parsed.invalid });
+        const parsed = await parseHttpBody(read.bytes, 'application/json');
+        if ('issue' in parsed) return send(response, 400, { detail: `${parsed.issue.pointer}: ${parsed.issue.message}` });
         const answer = await control(request.method ?? 'GET', target, parsed.body);
         if (request.method !== 'GET') save();
         return send(response, answer.status, answer.body);
@@ -214,10 +187,10 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
           detail: `no interface of the sandbox is served under ${target.split('?')[0]}; see GET ${controlPrefix}`,
         });
       const baseUrl = `${address}${entry.module.prefix}`;
-      const parsed = await parseBody(read.bytes, headers['content-type']);
+      const parsed = await parseHttpBody(read.bytes, headers['content-type']);
       const call = { method: request.method ?? 'GET', target: target.slice(entry.module.prefix.length) || '/', headers, baseUrl };
-      if ('invalid' in parsed) {
-        const problem = entry.module.problems.invalid([{ pointer: '', rule: 'json', message: parsed.invalid }], {
+      if ('issue' in parsed) {
+        const problem = entry.module.problems.invalid([parsed.issue], {
           operationId: '',
           baseUrl,
           correlationId: env.random.uuid(),

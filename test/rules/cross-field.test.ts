@@ -2,7 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { operationTable } from '../../generated/core-banking/operations.js';
 import { patternDescriptions, validators } from '../../generated/core-banking/validators.js';
-import { matchOperation, validateDocument } from '../../src/checks/validate.js';
+import { findOperation } from '../../src/checks/router.js';
+import { validateDocument } from '../../src/checks/validate.js';
 import type { InterfaceModules } from '../../src/checks/registry.js';
 import { RequestValidationError } from '../../src/runtime/errors.js';
 import type { OperationValidatorSet } from '../../src/runtime/pipeline.js';
@@ -216,7 +217,7 @@ describe('cross-field rules in the client and the CLI', () => {
       patternDescriptions,
       crossFieldChecks: { 'feeRules.create': [feeRuleRange] },
     };
-    const operation = matchOperation(modules, 'POST', '/fee-rules')!;
+    const operation = findOperation(modules, 'POST', '/fee-rules')!;
     expect(validateDocument(modules, { kind: 'request' }, body, operation)).toEqual([
       { pointer: '/minAmount', rule: 'test-min-not-above-max', message: 'must not exceed maxAmount (test-min-not-above-max)' },
     ]);

@@ -2,46 +2,11 @@
  * Steps before anything is sent: header names in the spec's spelling, then the request checked against
  * the operation's schemas and its cross-field rules. A call that fails them never leaves the machine.
  */
-import type { OperationInfo } from '../contract.js';
-import { runCrossFieldChecks } from '../cross-field.js';
+import { requestIssues } from '../contract-check.js';
 import { RequestValidationError, type ValidationIssue, withCallContext } from '../errors.js';
-import { type CallArgs, contextOf, type OperationValidatorSet, type Step } from '../pipeline.js';
-import { check } from '../validation.js';
+import { contextOf, type Step } from '../pipeline.js';
 
-const parameterLocations = ['path', 'query', 'header'] as const;
-
-/** Binary parts stand in as a string while the fields of a multipart body are checked against the schema. */
-function validatableBody(info: OperationInfo, body: unknown): unknown {
-  if (info.requestBody?.mediaType !== 'multipart/form-data' || typeof body !== 'object' || body === null) return body;
-  return Object.fromEntries(
-    Object.entries(body).map(([name, value]) => [name, value instanceof Blob || value instanceof Uint8Array ? '(binary)' : value]),
-  );
-}
-
-/** The schema issues of a call's arguments (parameters by location, then the body). */
-export function validateRequest(
-  info: OperationInfo,
-  validators: OperationValidatorSet,
-  args: CallArgs,
-  patterns: Readonly<Record<string, string>> = {},
-): ValidationIssue[] {
-  const issues: ValidationIssue[] = [];
-  for (const location of parameterLocations) {
-    const validator = validators.parameters[location];
-    const given = args[location];
-    if (validator) issues.push(...check(validator, given ?? {}, `/${location}`, patterns));
-    else if (given && Object.keys(given).length > 0 && location !== 'header') {
-      issues.push({ pointer: `/${location}`, rule: 'additionalProperties', message: `takes no ${location} parameters` });
-    }
-  }
-  if (validators.body) {
-    if (args.body !== undefined) issues.push(...check(validators.body, validatableBody(info, args.body), '/body', patterns));
-    else if (info.requestBody?.required) issues.push({ pointer: '/body', rule: 'required', message: 'is required' });
-  } else if (args.body !== undefined) {
-    issues.push({ pointer: '/body', rule: 'additionalProperties', message: 'this operation takes no body' });
-  }
-  return issues;
-}
+export { validateRequest } from '../contract-check.js';
 
 /** Request header names are case-insensitive: the caller's are renamed to the spelling the spec declares. */
 export const canonicalHeadersStep: Step = {
@@ -71,11 +36,8 @@ export function validateStep(scrub: <T>(value: T) => T, now: () => Date): Step {
   return {
     name: 'validate',
     run(call, next) {
-      const { validators, patterns, crossField } = call.checks;
-      const schemaIssues = validateRequest(call.info, validators, call.args, patterns);
-      if (schemaIssues.length > 0) refuse(call, schemaIssues);
-      const ruleIssues = runCrossFieldChecks(crossField, call.args, { now: now() });
-      if (ruleIssues.length > 0) refuse(call, ruleIssues);
+      const issues = requestIssues(call.info, call.checks, call.args, now());
+      if (issues.length > 0) refuse(call, issues);
       return next(call);
     },
   };

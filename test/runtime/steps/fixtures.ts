@@ -26,6 +26,7 @@ export function operation(overrides: Partial<OperationInfo> = {}): OperationInfo
     idempotencyKeyRule: null,
     pagination: null,
     errorTypes: [],
+    problemTypes: { shape: null, byStatus: {} },
     jwsPayload: null,
     source: null,
     idempotencyBodyField: null,

@@ -12,7 +12,8 @@ import { projectRoot } from '../../../scripts/lib.js';
 import { operationsOf, pointerGet, type JsonObject, type OperationModel } from '../../../scripts/openapi-model.js';
 import { accountsChecks } from '../../../src/accounts/checks.js';
 import { loadInterface } from '../../../src/checks/registry.js';
-import { matchOperation, validateDocument } from '../../../src/checks/validate.js';
+import { findOperation } from '../../../src/checks/router.js';
+import { validateDocument } from '../../../src/checks/validate.js';
 import { runCrossFieldChecks } from '../../../src/rules/cross-field.js';
 import { validateRequest } from '../../../src/runtime/steps/validate.js';
 import { argsCases, document, documentCases } from './cases.js';
@@ -23,7 +24,7 @@ const lines = (issues: readonly { pointer: string; message: string }[]): string 
 
 describe('rules of interface A through contrato validate accounts', () => {
   it.each(documentCases.map((c) => [`${c.rule}: ${c.given}`, c] as const))('%s', (_label, c) => {
-    const operation = matchOperation(modules, c.method, c.path);
+    const operation = findOperation(modules, c.method, c.path);
     expect(operation, `${c.method} ${c.path}`).not.toBeNull();
     const issues = lines(validateDocument(modules, c.target, c.document, operation!));
     if (c.want === 'valid') expect(issues).toBe('');

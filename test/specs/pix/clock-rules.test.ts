@@ -8,7 +8,8 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { JsonObject } from '../../../scripts/openapi-model.js';
 import { bundledSpecPath, loadInterface } from '../../../src/checks/registry.js';
-import { matchOperation, queryOf, validateDocument } from '../../../src/checks/validate.js';
+import { findOperation } from '../../../src/checks/router.js';
+import { queryOf, validateDocument } from '../../../src/checks/validate.js';
 import { runCrossFieldChecks, todayInSaoPaulo } from '../../../src/rules/cross-field.js';
 
 const modules = await loadInterface('pix');
@@ -195,7 +196,7 @@ const cases: Case[] = [
 describe('date rules of interface B against a fixed clock (São Paulo calendar day)', () => {
   it.each(cases.map((c) => [`${c.rule}: ${c.given}`, c] as const))('%s', (_label, c) => {
     const path = c.path.split('?')[0]!;
-    const operation = matchOperation(modules, c.method, path);
+    const operation = findOperation(modules, c.method, path);
     expect(operation, `${c.method} ${path}`).not.toBeNull();
     const parts = { query: queryOf(operation!.info, c.path), header: {} };
     const issues = validateDocument(modules, { kind: 'request' }, c.body, operation!, () => c.now, parts);

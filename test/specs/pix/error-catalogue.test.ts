@@ -8,9 +8,10 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { operationsOf, resolveLocal, type JsonObject } from '../../../scripts/openapi-model.js';
-import { errorTypeStatuses, problemIssues } from '../../../src/checks/problem-checks.js';
 import { bundledSpecPath, loadInterface } from '../../../src/checks/registry.js';
-import { matchOperation, validateDocument } from '../../../src/checks/validate.js';
+import { findOperation } from '../../../src/checks/router.js';
+import { validateDocument } from '../../../src/checks/validate.js';
+import { problemIssues } from '../../../src/runtime/contract-check.js';
 
 const modules = await loadInterface('pix');
 const bundles = ['pix', 'pix-location'].map((name) => JSON.parse(readFileSync(bundledSpecPath(name), 'utf8')) as JsonObject);
@@ -58,7 +59,7 @@ describe('NaoEncontrado 404 and PermanentementeRemovido 410 on every operation o
 
   it('a documented 410 is a problem of the operation, not a broken answer (R-B-err-PermanentementeRemovido)', () => {
     const gone = { type: 'https://pix.example.com/api/v2/error/PermanentementeRemovido', title: 'Removido', status: 410 };
-    const operation = matchOperation(modules, 'GET', '/cob');
+    const operation = findOperation(modules, 'GET', '/cob');
     expect(validateDocument(modules, { kind: 'response', status: '410' }, gone, operation!)).toEqual([]);
     expect(() => validateDocument(modules, { kind: 'response', status: '418' }, gone, operation!)).toThrow(/has no response 418/);
   });
@@ -107,13 +108,12 @@ describe('the error types of the API Pix standard that section 7.2 does not list
   });
 
   it('a problem typed for another operation is refused where the standard does not declare it (contrato validate)', () => {
-    const typeStatuses = errorTypeStatuses(bundles);
     const problem = { type: 'https://pix.example.com/api/v2/error/WebhookNaoEncontrado', title: 'Não encontrado', status: 404 };
-    expect(problemIssues(modules.operationTable['webhook.get']!, '404', problem, typeStatuses)).toEqual([]);
-    expect(problemIssues(modules.operationTable['rec.get']!, '404', problem, typeStatuses).map((issue) => issue.rule)).toEqual([
+    expect(problemIssues(modules.operationTable['webhook.get']!, '404', problem)).toEqual([]);
+    expect(problemIssues(modules.operationTable['rec.get']!, '404', problem).map((issue) => issue.rule)).toEqual([
       'declared-error-type',
     ]);
     const generic = { type: 'https://pix.example.com/api/v2/error/NaoEncontrado', title: 'Não encontrado', status: 404 };
-    expect(problemIssues(modules.operationTable['rec.get']!, '404', generic, typeStatuses)).toEqual([]);
+    expect(problemIssues(modules.operationTable['rec.get']!, '404', generic)).toEqual([]);
   });
 });

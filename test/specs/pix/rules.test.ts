@@ -10,7 +10,8 @@ import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../../../scripts/lib.js';
 import { operationsOf, type JsonObject } from '../../../scripts/openapi-model.js';
 import { bundledSpecPath, loadInterface } from '../../../src/checks/registry.js';
-import { matchOperation, validateDocument, type ValidateTarget } from '../../../src/checks/validate.js';
+import { findOperation } from '../../../src/checks/router.js';
+import { validateDocument, type ValidateTarget } from '../../../src/checks/validate.js';
 import { validateRequest } from '../../../src/runtime/steps/validate.js';
 import { runCrossFieldChecks } from '../../../src/rules/cross-field.js';
 import { exampleCases } from '../../helpers/spec-examples.js';
@@ -446,7 +447,7 @@ const cases: DocumentCase[] = [
 
 describe('rules of interface B, as contrato validate pix checks them', () => {
   it.each(cases.map((c) => [`${c.rule}: ${c.given}`, c] as const))('%s', (_label, c) => {
-    const operation = matchOperation(modules, c.method, c.path);
+    const operation = findOperation(modules, c.method, c.path);
     expect(operation, `${c.method} ${c.path}`).not.toBeNull();
     const issues = validateDocument(modules, c.target, c.document, operation!, () => new Date('2024-11-21T12:00:00Z'));
     if (c.want === 'valid') expect(issues).toEqual([]);

@@ -8,7 +8,8 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { JsonObject } from '../../../scripts/openapi-model.js';
 import { bundledSpecPath, loadInterface } from '../../../src/checks/registry.js';
-import { matchOperation, queryOf, validateDocument, type ValidateTarget } from '../../../src/checks/validate.js';
+import { findOperation } from '../../../src/checks/router.js';
+import { queryOf, validateDocument, type ValidateTarget } from '../../../src/checks/validate.js';
 import { exampleCases } from '../../helpers/spec-examples.js';
 
 const modules = await loadInterface('pix');
@@ -219,7 +220,7 @@ const cases: Case[] = [
 describe('defects of the pix spec against the API Pix standard (issue 17)', () => {
   it.each(cases.map((c) => [`${c.rule}: ${c.given}`, c] as const))('%s', (_label, c) => {
     const path = c.path.split('?')[0]!;
-    const operation = matchOperation(modules, c.method, path);
+    const operation = findOperation(modules, c.method, path);
     expect(operation, `${c.method} ${path}`).not.toBeNull();
     const parts = { query: queryOf(operation!.info, c.path), header: {} };
     const issues = validateDocument(modules, c.target, c.document, operation!, () => new Date('2026-11-21T15:00:00Z'), parts);
