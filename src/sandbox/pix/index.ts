@@ -94,7 +94,13 @@ export const pixSandbox = defineSandboxModule<PixState>({
         selects: { idRec: 'the recurrence moved', status: 'APROVADA, REJEITADA, EXPIRADA or CANCELADA' },
         lands: {
           jornada: 'RecAtivacao/tipoJornada',
-          codigo: (body) => (body.status === 'CANCELADA' ? 'RecEncerramento/cancelamento/codigo' : 'RecEncerramento/rejeicao/codigo'),
+          // A code is kept only by a rejection or a cancellation, each in its own member.
+          codigo: (body) =>
+            body.status === 'CANCELADA'
+              ? 'RecEncerramento/cancelamento/codigo'
+              : body.status === 'REJEITADA'
+                ? 'RecEncerramento/rejeicao/codigo'
+                : undefined,
         },
         answers: { '': 'RecCompleta' },
       },
