@@ -30,9 +30,9 @@ export const operationTable = {
           "invalid-parameters"
         ],
         "401": [
-          "invalid-certificate",
+          "unauthorized",
           "invalid-credentials",
-          "unauthorized"
+          "invalid-certificate"
         ],
         "403": [
           "forbidden",
@@ -95,9 +95,9 @@ export const operationTable = {
       "shape": "{base_url}/errors/{errorType}",
       "byStatus": {
         "401": [
-          "invalid-certificate",
+          "unauthorized",
           "invalid-credentials",
-          "unauthorized"
+          "invalid-certificate"
         ],
         "403": [
           "forbidden",
@@ -165,16 +165,35 @@ export const operationTable = {
           "invalid-parameters"
         ],
         "401": [
-          "invalid-certificate",
+          "unauthorized",
           "invalid-credentials",
-          "unauthorized"
+          "invalid-certificate"
         ],
         "403": [
           "forbidden",
           "ip-not-allowed"
         ],
         "422": [
-          "invalid-otp"
+          "invalid-otp",
+          "onboarding-rejected",
+          "onboarding-image-not-allowed",
+          "credential-limit-reached",
+          "account-not-eligible",
+          "billet-value-changeable",
+          "billet-not-queried",
+          "billet-amount-mismatch",
+          "insufficient-balance",
+          "invalid-address",
+          "invoice-rejected",
+          "invoice-not-draft",
+          "invoice-registering",
+          "invoice-paid",
+          "invoice-not-cancellable",
+          "key-already-registered",
+          "key-holder-mismatch",
+          "quote-expired",
+          "unsupported-network",
+          "unprocessable-entity"
         ],
         "429": [
           "rate-limit-exceeded"
@@ -240,9 +259,9 @@ export const operationTable = {
           "invalid-parameters"
         ],
         "401": [
-          "invalid-certificate",
+          "unauthorized",
           "invalid-credentials",
-          "unauthorized"
+          "invalid-certificate"
         ],
         "403": [
           "forbidden",
@@ -314,9 +333,9 @@ export const operationTable = {
           "invalid-parameters"
         ],
         "401": [
-          "invalid-certificate",
+          "unauthorized",
           "invalid-credentials",
-          "unauthorized"
+          "invalid-certificate"
         ],
         "403": [
           "forbidden",
@@ -326,7 +345,10 @@ export const operationTable = {
           "not-found"
         ],
         "409": [
-          "key-has-active-charges"
+          "conflict",
+          "key-has-active-charges",
+          "idempotency-conflict",
+          "duplicate-weight"
         ],
         "429": [
           "rate-limit-exceeded"
@@ -396,9 +418,9 @@ export const operationTable = {
           "invalid-parameters"
         ],
         "401": [
-          "invalid-certificate",
+          "unauthorized",
           "invalid-credentials",
-          "unauthorized"
+          "invalid-certificate"
         ],
         "403": [
           "forbidden",
@@ -519,9 +541,9 @@ export const operationTable = {
           "invalid-parameters"
         ],
         "401": [
-          "invalid-certificate",
+          "unauthorized",
           "invalid-credentials",
-          "unauthorized"
+          "invalid-certificate"
         ],
         "403": [
           "forbidden",
@@ -593,9 +615,9 @@ export const operationTable = {
           "invalid-parameters"
         ],
         "401": [
-          "invalid-certificate",
+          "unauthorized",
           "invalid-credentials",
-          "unauthorized"
+          "invalid-certificate"
         ],
         "403": [
           "forbidden",
@@ -662,9 +684,9 @@ export const operationTable = {
       "shape": "{base_url}/errors/{errorType}",
       "byStatus": {
         "401": [
-          "invalid-certificate",
+          "unauthorized",
           "invalid-credentials",
-          "unauthorized"
+          "invalid-certificate"
         ],
         "403": [
           "forbidden",
@@ -732,9 +754,9 @@ export const operationTable = {
           "invalid-parameters"
         ],
         "401": [
-          "invalid-certificate",
+          "unauthorized",
           "invalid-credentials",
-          "unauthorized"
+          "invalid-certificate"
         ],
         "403": [
           "forbidden",
@@ -803,9 +825,9 @@ export const operationTable = {
           "invalid-parameters"
         ],
         "401": [
-          "invalid-certificate",
+          "unauthorized",
           "invalid-credentials",
-          "unauthorized"
+          "invalid-certificate"
         ],
         "403": [
           "forbidden",
@@ -922,9 +944,9 @@ export const operationTable = {
           "invalid-parameters"
         ],
         "401": [
-          "invalid-certificate",
+          "unauthorized",
           "invalid-credentials",
-          "unauthorized"
+          "invalid-certificate"
         ],
         "403": [
           "forbidden",
@@ -990,9 +1012,9 @@ export const operationTable = {
           "invalid-parameters"
         ],
         "401": [
-          "invalid-certificate",
+          "unauthorized",
           "invalid-credentials",
-          "unauthorized"
+          "invalid-certificate"
         ],
         "403": [
           "forbidden",
@@ -1058,16 +1080,35 @@ export const operationTable = {
           "invalid-parameters"
         ],
         "401": [
-          "invalid-certificate",
+          "unauthorized",
           "invalid-credentials",
-          "unauthorized"
+          "invalid-certificate"
         ],
         "403": [
           "forbidden",
           "ip-not-allowed"
         ],
         "422": [
-          "onboarding-rejected"
+          "invalid-otp",
+          "onboarding-rejected",
+          "onboarding-image-not-allowed",
+          "credential-limit-reached",
+          "account-not-eligible",
+          "billet-value-changeable",
+          "billet-not-queried",
+          "billet-amount-mismatch",
+          "insufficient-balance",
+          "invalid-address",
+          "invoice-rejected",
+          "invoice-not-draft",
+          "invoice-registering",
+          "invoice-paid",
+          "invoice-not-cancellable",
+          "key-already-registered",
+          "key-holder-mismatch",
+          "quote-expired",
+          "unsupported-network",
+          "unprocessable-entity"
         ],
         "429": [
           "rate-limit-exceeded"
@@ -1133,9 +1174,9 @@ export const operationTable = {
           "invalid-parameters"
         ],
         "401": [
-          "invalid-certificate",
+          "unauthorized",
           "invalid-credentials",
-          "unauthorized"
+          "invalid-certificate"
         ],
         "403": [
           "forbidden",
@@ -1145,7 +1186,26 @@ export const operationTable = {
           "not-found"
         ],
         "422": [
-          "onboarding-image-not-allowed"
+          "invalid-otp",
+          "onboarding-rejected",
+          "onboarding-image-not-allowed",
+          "credential-limit-reached",
+          "account-not-eligible",
+          "billet-value-changeable",
+          "billet-not-queried",
+          "billet-amount-mismatch",
+          "insufficient-balance",
+          "invalid-address",
+          "invoice-rejected",
+          "invoice-not-draft",
+          "invoice-registering",
+          "invoice-paid",
+          "invoice-not-cancellable",
+          "key-already-registered",
+          "key-holder-mismatch",
+          "quote-expired",
+          "unsupported-network",
+          "unprocessable-entity"
         ],
         "429": [
           "rate-limit-exceeded"
@@ -1254,9 +1314,9 @@ export const operationTable = {
           "invalid-parameters"
         ],
         "401": [
-          "invalid-certificate",
+          "unauthorized",
           "invalid-credentials",
-          "unauthorized"
+          "invalid-certificate"
         ],
         "403": [
           "forbidden",
@@ -1322,9 +1382,9 @@ export const operationTable = {
           "invalid-parameters"
         ],
         "401": [
-          "invalid-certificate",
+          "unauthorized",
           "invalid-credentials",
-          "unauthorized"
+          "invalid-certificate"
         ],
         "403": [
           "forbidden",
@@ -1390,16 +1450,35 @@ export const operationTable = {
           "invalid-parameters"
         ],
         "401": [
-          "invalid-certificate",
+          "unauthorized",
           "invalid-credentials",
-          "unauthorized"
+          "invalid-certificate"
         ],
         "403": [
-          "forbidden"
+          "forbidden",
+          "ip-not-allowed"
         ],
         "422": [
+          "invalid-otp",
+          "onboarding-rejected",
+          "onboarding-image-not-allowed",
+          "credential-limit-reached",
           "account-not-eligible",
-          "credential-limit-reached"
+          "billet-value-changeable",
+          "billet-not-queried",
+          "billet-amount-mismatch",
+          "insufficient-balance",
+          "invalid-address",
+          "invoice-rejected",
+          "invoice-not-draft",
+          "invoice-registering",
+          "invoice-paid",
+          "invoice-not-cancellable",
+          "key-already-registered",
+          "key-holder-mismatch",
+          "quote-expired",
+          "unsupported-network",
+          "unprocessable-entity"
         ],
         "429": [
           "rate-limit-exceeded"
@@ -1465,9 +1544,9 @@ export const operationTable = {
           "invalid-parameters"
         ],
         "401": [
-          "invalid-certificate",
+          "unauthorized",
           "invalid-credentials",
-          "unauthorized"
+          "invalid-certificate"
         ],
         "403": [
           "forbidden",
@@ -1533,9 +1612,9 @@ export const operationTable = {
           "invalid-parameters"
         ],
         "401": [
-          "invalid-certificate",
+          "unauthorized",
           "invalid-credentials",
-          "unauthorized"
+          "invalid-certificate"
         ],
         "403": [
           "forbidden",
@@ -1616,19 +1695,41 @@ export const operationTable = {
           "invalid-parameters"
         ],
         "401": [
-          "invalid-certificate",
+          "unauthorized",
           "invalid-credentials",
-          "unauthorized"
+          "invalid-certificate"
         ],
         "403": [
           "forbidden",
           "ip-not-allowed"
         ],
         "409": [
-          "idempotency-conflict"
+          "conflict",
+          "key-has-active-charges",
+          "idempotency-conflict",
+          "duplicate-weight"
         ],
         "422": [
-          "billet-value-changeable"
+          "invalid-otp",
+          "onboarding-rejected",
+          "onboarding-image-not-allowed",
+          "credential-limit-reached",
+          "account-not-eligible",
+          "billet-value-changeable",
+          "billet-not-queried",
+          "billet-amount-mismatch",
+          "insufficient-balance",
+          "invalid-address",
+          "invoice-rejected",
+          "invoice-not-draft",
+          "invoice-registering",
+          "invoice-paid",
+          "invoice-not-cancellable",
+          "key-already-registered",
+          "key-holder-mismatch",
+          "quote-expired",
+          "unsupported-network",
+          "unprocessable-entity"
         ],
         "429": [
           "rate-limit-exceeded"
@@ -1707,19 +1808,41 @@ export const operationTable = {
           "invalid-parameters"
         ],
         "401": [
-          "invalid-certificate",
+          "unauthorized",
           "invalid-credentials",
-          "unauthorized"
+          "invalid-certificate"
         ],
         "403": [
           "forbidden",
           "ip-not-allowed"
         ],
         "409": [
-          "idempotency-conflict"
+          "conflict",
+          "key-has-active-charges",
+          "idempotency-conflict",
+          "duplicate-weight"
         ],
         "422": [
-          "billet-value-changeable"
+          "invalid-otp",
+          "onboarding-rejected",
+          "onboarding-image-not-allowed",
+          "credential-limit-reached",
+          "account-not-eligible",
+          "billet-value-changeable",
+          "billet-not-queried",
+          "billet-amount-mismatch",
+          "insufficient-balance",
+          "invalid-address",
+          "invoice-rejected",
+          "invoice-not-draft",
+          "invoice-registering",
+          "invoice-paid",
+          "invoice-not-cancellable",
+          "key-already-registered",
+          "key-holder-mismatch",
+          "quote-expired",
+          "unsupported-network",
+          "unprocessable-entity"
         ],
         "429": [
           "rate-limit-exceeded"
@@ -1789,9 +1912,9 @@ export const operationTable = {
           "invalid-parameters"
         ],
         "401": [
-          "invalid-certificate",
+          "unauthorized",
           "invalid-credentials",
-          "unauthorized"
+          "invalid-certificate"
         ],
         "403": [
           "forbidden",
@@ -1867,9 +1990,9 @@ export const operationTable = {
           "invalid-parameters"
         ],
         "401": [
-          "invalid-certificate",
+          "unauthorized",
           "invalid-credentials",
-          "unauthorized"
+          "invalid-certificate"
         ],
         "403": [
           "forbidden",
@@ -1945,9 +2068,9 @@ export const operationTable = {
           "invalid-parameters"
         ],
         "401": [
-          "invalid-certificate",
+          "unauthorized",
           "invalid-credentials",
-          "unauthorized"
+          "invalid-certificate"
         ],
         "403": [
           "forbidden",
@@ -2032,16 +2155,19 @@ export const operationTable = {
           "invalid-parameters"
         ],
         "401": [
-          "invalid-certificate",
+          "unauthorized",
           "invalid-credentials",
-          "unauthorized"
+          "invalid-certificate"
         ],
         "403": [
           "forbidden",
           "ip-not-allowed"
         ],
         "409": [
-          "idempotency-conflict"
+          "conflict",
+          "key-has-active-charges",
+          "idempotency-conflict",
+          "duplicate-weight"
         ],
         "429": [
           "rate-limit-exceeded"
@@ -2110,9 +2236,9 @@ export const operationTable = {
           "invalid-parameters"
         ],
         "401": [
-          "invalid-certificate",
+          "unauthorized",
           "invalid-credentials",
-          "unauthorized"
+          "invalid-certificate"
         ],
         "403": [
           "forbidden",
@@ -2188,9 +2314,9 @@ export const operationTable = {
           "invalid-parameters"
         ],
         "401": [
-          "invalid-certificate",
+          "unauthorized",
           "invalid-credentials",
-          "unauthorized"
+          "invalid-certificate"
         ],
         "403": [
           "forbidden",
@@ -2275,16 +2401,19 @@ export const operationTable = {
           "invalid-parameters"
         ],
         "401": [
-          "invalid-certificate",
+          "unauthorized",
           "invalid-credentials",
-          "unauthorized"
+          "invalid-certificate"
         ],
         "403": [
           "forbidden",
           "ip-not-allowed"
         ],
         "409": [
-          "idempotency-conflict"
+          "conflict",
+          "key-has-active-charges",
+          "idempotency-conflict",
+          "duplicate-weight"
         ],
         "429": [
           "rate-limit-exceeded"
@@ -2353,9 +2482,9 @@ export const operationTable = {
           "invalid-parameters"
         ],
         "401": [
-          "invalid-certificate",
+          "unauthorized",
           "invalid-credentials",
-          "unauthorized"
+          "invalid-certificate"
         ],
         "403": [
           "forbidden",
@@ -2431,9 +2560,9 @@ export const operationTable = {
           "invalid-parameters"
         ],
         "401": [
-          "invalid-certificate",
+          "unauthorized",
           "invalid-credentials",
-          "unauthorized"
+          "invalid-certificate"
         ],
         "403": [
           "forbidden",
@@ -2530,9 +2659,9 @@ export const operationTable = {
           "invalid-parameters"
         ],
         "401": [
-          "invalid-certificate",
+          "unauthorized",
           "invalid-credentials",
-          "unauthorized"
+          "invalid-certificate"
         ],
         "403": [
           "forbidden",
@@ -2612,19 +2741,41 @@ export const operationTable = {
           "invalid-parameters"
         ],
         "401": [
-          "invalid-certificate",
+          "unauthorized",
           "invalid-credentials",
-          "unauthorized"
+          "invalid-certificate"
         ],
         "403": [
           "forbidden",
           "ip-not-allowed"
         ],
         "409": [
-          "idempotency-conflict"
+          "conflict",
+          "key-has-active-charges",
+          "idempotency-conflict",
+          "duplicate-weight"
         ],
         "422": [
-          "invoice-rejected"
+          "invalid-otp",
+          "onboarding-rejected",
+          "onboarding-image-not-allowed",
+          "credential-limit-reached",
+          "account-not-eligible",
+          "billet-value-changeable",
+          "billet-not-queried",
+          "billet-amount-mismatch",
+          "insufficient-balance",
+          "invalid-address",
+          "invoice-rejected",
+          "invoice-not-draft",
+          "invoice-registering",
+          "invoice-paid",
+          "invoice-not-cancellable",
+          "key-already-registered",
+          "key-holder-mismatch",
+          "quote-expired",
+          "unsupported-network",
+          "unprocessable-entity"
         ],
         "429": [
           "rate-limit-exceeded"
@@ -2694,9 +2845,9 @@ export const operationTable = {
           "invalid-parameters"
         ],
         "401": [
-          "invalid-certificate",
+          "unauthorized",
           "invalid-credentials",
-          "unauthorized"
+          "invalid-certificate"
         ],
         "403": [
           "forbidden",
@@ -2772,9 +2923,9 @@ export const operationTable = {
           "invalid-parameters"
         ],
         "401": [
-          "invalid-certificate",
+          "unauthorized",
           "invalid-credentials",
-          "unauthorized"
+          "invalid-certificate"
         ],
         "403": [
           "forbidden",
@@ -2784,7 +2935,26 @@ export const operationTable = {
           "not-found"
         ],
         "422": [
-          "invoice-not-draft"
+          "invalid-otp",
+          "onboarding-rejected",
+          "onboarding-image-not-allowed",
+          "credential-limit-reached",
+          "account-not-eligible",
+          "billet-value-changeable",
+          "billet-not-queried",
+          "billet-amount-mismatch",
+          "insufficient-balance",
+          "invalid-address",
+          "invoice-rejected",
+          "invoice-not-draft",
+          "invoice-registering",
+          "invoice-paid",
+          "invoice-not-cancellable",
+          "key-already-registered",
+          "key-holder-mismatch",
+          "quote-expired",
+          "unsupported-network",
+          "unprocessable-entity"
         ],
         "429": [
           "rate-limit-exceeded"
@@ -2854,9 +3024,9 @@ export const operationTable = {
           "invalid-parameters"
         ],
         "401": [
-          "invalid-certificate",
+          "unauthorized",
           "invalid-credentials",
-          "unauthorized"
+          "invalid-certificate"
         ],
         "403": [
           "forbidden",
@@ -2866,7 +3036,26 @@ export const operationTable = {
           "not-found"
         ],
         "422": [
-          "invoice-registering"
+          "invalid-otp",
+          "onboarding-rejected",
+          "onboarding-image-not-allowed",
+          "credential-limit-reached",
+          "account-not-eligible",
+          "billet-value-changeable",
+          "billet-not-queried",
+          "billet-amount-mismatch",
+          "insufficient-balance",
+          "invalid-address",
+          "invoice-rejected",
+          "invoice-not-draft",
+          "invoice-registering",
+          "invoice-paid",
+          "invoice-not-cancellable",
+          "key-already-registered",
+          "key-holder-mismatch",
+          "quote-expired",
+          "unsupported-network",
+          "unprocessable-entity"
         ],
         "429": [
           "rate-limit-exceeded"
@@ -2930,9 +3119,9 @@ export const operationTable = {
           "invalid-parameters"
         ],
         "401": [
-          "invalid-certificate",
+          "unauthorized",
           "invalid-credentials",
-          "unauthorized"
+          "invalid-certificate"
         ],
         "403": [
           "forbidden",
@@ -3004,9 +3193,9 @@ export const operationTable = {
           "invalid-parameters"
         ],
         "401": [
-          "invalid-certificate",
+          "unauthorized",
           "invalid-credentials",
-          "unauthorized"
+          "invalid-certificate"
         ],
         "403": [
           "forbidden",
@@ -3082,9 +3271,9 @@ export const operationTable = {
           "invalid-parameters"
         ],
         "401": [
-          "invalid-certificate",
+          "unauthorized",
           "invalid-credentials",
-          "unauthorized"
+          "invalid-certificate"
         ],
         "403": [
           "forbidden",
@@ -3157,9 +3346,9 @@ export const operationTable = {
           "invalid-parameters"
         ],
         "401": [
-          "invalid-certificate",
+          "unauthorized",
           "invalid-credentials",
-          "unauthorized"
+          "invalid-certificate"
         ],
         "403": [
           "forbidden",
@@ -3228,9 +3417,9 @@ export const operationTable = {
           "invalid-parameters"
         ],
         "401": [
-          "invalid-certificate",
+          "unauthorized",
           "invalid-credentials",
-          "unauthorized"
+          "invalid-certificate"
         ],
         "403": [
           "forbidden",
@@ -3299,9 +3488,9 @@ export const operationTable = {
           "invalid-parameters"
         ],
         "401": [
-          "invalid-certificate",
+          "unauthorized",
           "invalid-credentials",
-          "unauthorized"
+          "invalid-certificate"
         ],
         "403": [
           "forbidden",
@@ -3370,9 +3559,9 @@ export const operationTable = {
           "invalid-parameters"
         ],
         "401": [
-          "invalid-certificate",
+          "unauthorized",
           "invalid-credentials",
-          "unauthorized"
+          "invalid-certificate"
         ],
         "403": [
           "forbidden",
@@ -3441,9 +3630,9 @@ export const operationTable = {
           "invalid-parameters"
         ],
         "401": [
-          "invalid-certificate",
+          "unauthorized",
           "invalid-credentials",
-          "unauthorized"
+          "invalid-certificate"
         ],
         "403": [
           "forbidden",
@@ -3512,9 +3701,9 @@ export const operationTable = {
           "invalid-parameters"
         ],
         "401": [
-          "invalid-certificate",
+          "unauthorized",
           "invalid-credentials",
-          "unauthorized"
+          "invalid-certificate"
         ],
         "403": [
           "forbidden",
@@ -3583,9 +3772,9 @@ export const operationTable = {
           "invalid-parameters"
         ],
         "401": [
-          "invalid-certificate",
+          "unauthorized",
           "invalid-credentials",
-          "unauthorized"
+          "invalid-certificate"
         ],
         "403": [
           "forbidden",
@@ -3657,15 +3846,35 @@ export const operationTable = {
           "invalid-parameters"
         ],
         "401": [
-          "invalid-certificate",
+          "unauthorized",
           "invalid-credentials",
-          "unauthorized"
+          "invalid-certificate"
         ],
         "403": [
-          "forbidden"
+          "forbidden",
+          "ip-not-allowed"
         ],
         "422": [
-          "unsupported-network"
+          "invalid-otp",
+          "onboarding-rejected",
+          "onboarding-image-not-allowed",
+          "credential-limit-reached",
+          "account-not-eligible",
+          "billet-value-changeable",
+          "billet-not-queried",
+          "billet-amount-mismatch",
+          "insufficient-balance",
+          "invalid-address",
+          "invoice-rejected",
+          "invoice-not-draft",
+          "invoice-registering",
+          "invoice-paid",
+          "invoice-not-cancellable",
+          "key-already-registered",
+          "key-holder-mismatch",
+          "quote-expired",
+          "unsupported-network",
+          "unprocessable-entity"
         ],
         "429": [
           "rate-limit-exceeded"
@@ -3754,19 +3963,41 @@ export const operationTable = {
           "invalid-parameters"
         ],
         "401": [
-          "invalid-certificate",
+          "unauthorized",
           "invalid-credentials",
-          "unauthorized"
+          "invalid-certificate"
         ],
         "403": [
-          "forbidden"
+          "forbidden",
+          "ip-not-allowed"
         ],
         "409": [
-          "duplicate-weight",
-          "idempotency-conflict"
+          "conflict",
+          "key-has-active-charges",
+          "idempotency-conflict",
+          "duplicate-weight"
         ],
         "422": [
-          "unsupported-network"
+          "invalid-otp",
+          "onboarding-rejected",
+          "onboarding-image-not-allowed",
+          "credential-limit-reached",
+          "account-not-eligible",
+          "billet-value-changeable",
+          "billet-not-queried",
+          "billet-amount-mismatch",
+          "insufficient-balance",
+          "invalid-address",
+          "invoice-rejected",
+          "invoice-not-draft",
+          "invoice-registering",
+          "invoice-paid",
+          "invoice-not-cancellable",
+          "key-already-registered",
+          "key-holder-mismatch",
+          "quote-expired",
+          "unsupported-network",
+          "unprocessable-entity"
         ],
         "429": [
           "rate-limit-exceeded"
@@ -3856,19 +4087,41 @@ export const operationTable = {
           "invalid-parameters"
         ],
         "401": [
-          "invalid-certificate",
+          "unauthorized",
           "invalid-credentials",
-          "unauthorized"
+          "invalid-certificate"
         ],
         "403": [
-          "forbidden"
+          "forbidden",
+          "ip-not-allowed"
         ],
         "409": [
-          "duplicate-weight",
-          "idempotency-conflict"
+          "conflict",
+          "key-has-active-charges",
+          "idempotency-conflict",
+          "duplicate-weight"
         ],
         "422": [
-          "unsupported-network"
+          "invalid-otp",
+          "onboarding-rejected",
+          "onboarding-image-not-allowed",
+          "credential-limit-reached",
+          "account-not-eligible",
+          "billet-value-changeable",
+          "billet-not-queried",
+          "billet-amount-mismatch",
+          "insufficient-balance",
+          "invalid-address",
+          "invoice-rejected",
+          "invoice-not-draft",
+          "invoice-registering",
+          "invoice-paid",
+          "invoice-not-cancellable",
+          "key-already-registered",
+          "key-holder-mismatch",
+          "quote-expired",
+          "unsupported-network",
+          "unprocessable-entity"
         ],
         "429": [
           "rate-limit-exceeded"
@@ -3965,12 +4218,13 @@ export const operationTable = {
           "invalid-parameters"
         ],
         "401": [
-          "invalid-certificate",
+          "unauthorized",
           "invalid-credentials",
-          "unauthorized"
+          "invalid-certificate"
         ],
         "403": [
-          "forbidden"
+          "forbidden",
+          "ip-not-allowed"
         ],
         "429": [
           "rate-limit-exceeded"
@@ -4058,18 +4312,40 @@ export const operationTable = {
           "invalid-parameters"
         ],
         "401": [
-          "invalid-certificate",
+          "unauthorized",
           "invalid-credentials",
-          "unauthorized"
+          "invalid-certificate"
         ],
         "403": [
-          "forbidden"
+          "forbidden",
+          "ip-not-allowed"
         ],
         "409": [
-          "duplicate-weight",
-          "idempotency-conflict"
+          "conflict",
+          "key-has-active-charges",
+          "idempotency-conflict",
+          "duplicate-weight"
         ],
         "422": [
+          "invalid-otp",
+          "onboarding-rejected",
+          "onboarding-image-not-allowed",
+          "credential-limit-reached",
+          "account-not-eligible",
+          "billet-value-changeable",
+          "billet-not-queried",
+          "billet-amount-mismatch",
+          "insufficient-balance",
+          "invalid-address",
+          "invoice-rejected",
+          "invoice-not-draft",
+          "invoice-registering",
+          "invoice-paid",
+          "invoice-not-cancellable",
+          "key-already-registered",
+          "key-holder-mismatch",
+          "quote-expired",
+          "unsupported-network",
           "unprocessable-entity"
         ],
         "429": [
@@ -4140,12 +4416,13 @@ export const operationTable = {
           "invalid-parameters"
         ],
         "401": [
-          "invalid-certificate",
+          "unauthorized",
           "invalid-credentials",
-          "unauthorized"
+          "invalid-certificate"
         ],
         "403": [
-          "forbidden"
+          "forbidden",
+          "ip-not-allowed"
         ],
         "404": [
           "not-found"
@@ -4244,16 +4521,35 @@ export const operationTable = {
           "invalid-parameters"
         ],
         "401": [
-          "invalid-certificate",
+          "unauthorized",
           "invalid-credentials",
-          "unauthorized"
+          "invalid-certificate"
         ],
         "403": [
           "forbidden",
           "ip-not-allowed"
         ],
         "422": [
-          "unsupported-network"
+          "invalid-otp",
+          "onboarding-rejected",
+          "onboarding-image-not-allowed",
+          "credential-limit-reached",
+          "account-not-eligible",
+          "billet-value-changeable",
+          "billet-not-queried",
+          "billet-amount-mismatch",
+          "insufficient-balance",
+          "invalid-address",
+          "invoice-rejected",
+          "invoice-not-draft",
+          "invoice-registering",
+          "invoice-paid",
+          "invoice-not-cancellable",
+          "key-already-registered",
+          "key-holder-mismatch",
+          "quote-expired",
+          "unsupported-network",
+          "unprocessable-entity"
         ],
         "429": [
           "rate-limit-exceeded"
@@ -4319,19 +4615,41 @@ export const operationTable = {
           "invalid-parameters"
         ],
         "401": [
-          "invalid-certificate",
+          "unauthorized",
           "invalid-credentials",
-          "unauthorized"
+          "invalid-certificate"
         ],
         "403": [
           "forbidden",
           "ip-not-allowed"
         ],
         "409": [
-          "conflict"
+          "conflict",
+          "key-has-active-charges",
+          "idempotency-conflict",
+          "duplicate-weight"
         ],
         "422": [
-          "unsupported-network"
+          "invalid-otp",
+          "onboarding-rejected",
+          "onboarding-image-not-allowed",
+          "credential-limit-reached",
+          "account-not-eligible",
+          "billet-value-changeable",
+          "billet-not-queried",
+          "billet-amount-mismatch",
+          "insufficient-balance",
+          "invalid-address",
+          "invoice-rejected",
+          "invoice-not-draft",
+          "invoice-registering",
+          "invoice-paid",
+          "invoice-not-cancellable",
+          "key-already-registered",
+          "key-holder-mismatch",
+          "quote-expired",
+          "unsupported-network",
+          "unprocessable-entity"
         ],
         "429": [
           "rate-limit-exceeded"
@@ -4402,9 +4720,9 @@ export const operationTable = {
           "invalid-parameters"
         ],
         "401": [
-          "invalid-certificate",
+          "unauthorized",
           "invalid-credentials",
-          "unauthorized"
+          "invalid-certificate"
         ],
         "403": [
           "forbidden",
@@ -4486,16 +4804,35 @@ export const operationTable = {
           "invalid-parameters"
         ],
         "401": [
-          "invalid-certificate",
+          "unauthorized",
           "invalid-credentials",
-          "unauthorized"
+          "invalid-certificate"
         ],
         "403": [
           "forbidden",
           "ip-not-allowed"
         ],
         "422": [
-          "unsupported-network"
+          "invalid-otp",
+          "onboarding-rejected",
+          "onboarding-image-not-allowed",
+          "credential-limit-reached",
+          "account-not-eligible",
+          "billet-value-changeable",
+          "billet-not-queried",
+          "billet-amount-mismatch",
+          "insufficient-balance",
+          "invalid-address",
+          "invoice-rejected",
+          "invoice-not-draft",
+          "invoice-registering",
+          "invoice-paid",
+          "invoice-not-cancellable",
+          "key-already-registered",
+          "key-holder-mismatch",
+          "quote-expired",
+          "unsupported-network",
+          "unprocessable-entity"
         ],
         "429": [
           "rate-limit-exceeded"

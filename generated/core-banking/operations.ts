@@ -30,9 +30,9 @@ export const operationTable = {
           "invalid-parameters"
         ],
         "401": [
-          "invalid-certificate",
+          "unauthorized",
           "invalid-credentials",
-          "unauthorized"
+          "invalid-certificate"
         ],
         "403": [
           "forbidden",
@@ -137,9 +137,9 @@ export const operationTable = {
           "invalid-parameters"
         ],
         "401": [
-          "invalid-certificate",
+          "unauthorized",
           "invalid-credentials",
-          "unauthorized"
+          "invalid-certificate"
         ],
         "403": [
           "forbidden",
@@ -205,9 +205,9 @@ export const operationTable = {
           "invalid-parameters"
         ],
         "401": [
-          "invalid-certificate",
+          "unauthorized",
           "invalid-credentials",
-          "unauthorized"
+          "invalid-certificate"
         ],
         "403": [
           "forbidden",
@@ -277,9 +277,9 @@ export const operationTable = {
           "invalid-parameters"
         ],
         "401": [
-          "invalid-certificate",
+          "unauthorized",
           "invalid-credentials",
-          "unauthorized"
+          "invalid-certificate"
         ],
         "403": [
           "forbidden",
@@ -382,9 +382,9 @@ export const operationTable = {
           "invalid-parameters"
         ],
         "401": [
-          "invalid-certificate",
+          "unauthorized",
           "invalid-credentials",
-          "unauthorized"
+          "invalid-certificate"
         ],
         "403": [
           "forbidden",
@@ -471,9 +471,9 @@ export const operationTable = {
           "invalid-parameters"
         ],
         "401": [
-          "invalid-certificate",
+          "unauthorized",
           "invalid-credentials",
-          "unauthorized"
+          "invalid-certificate"
         ],
         "403": [
           "forbidden",
@@ -535,9 +535,9 @@ export const operationTable = {
           "invalid-parameters"
         ],
         "401": [
-          "invalid-certificate",
+          "unauthorized",
           "invalid-credentials",
-          "unauthorized"
+          "invalid-certificate"
         ],
         "403": [
           "forbidden",
@@ -603,9 +603,9 @@ export const operationTable = {
           "invalid-parameters"
         ],
         "401": [
-          "invalid-certificate",
+          "unauthorized",
           "invalid-credentials",
-          "unauthorized"
+          "invalid-certificate"
         ],
         "403": [
           "forbidden",
@@ -678,9 +678,9 @@ export const operationTable = {
           "invalid-parameters"
         ],
         "401": [
-          "invalid-certificate",
+          "unauthorized",
           "invalid-credentials",
-          "unauthorized"
+          "invalid-certificate"
         ],
         "403": [
           "forbidden",
@@ -690,8 +690,9 @@ export const operationTable = {
           "not-found"
         ],
         "409": [
-          "duplicate-weight",
-          "idempotency-conflict"
+          "conflict",
+          "idempotency-conflict",
+          "duplicate-weight"
         ],
         "429": [
           "rate-limit-exceeded"
@@ -755,9 +756,9 @@ export const operationTable = {
           "invalid-parameters"
         ],
         "401": [
-          "invalid-certificate",
+          "unauthorized",
           "invalid-credentials",
-          "unauthorized"
+          "invalid-certificate"
         ],
         "403": [
           "forbidden",
@@ -854,9 +855,9 @@ export const operationTable = {
           "invalid-parameters"
         ],
         "401": [
-          "invalid-certificate",
+          "unauthorized",
           "invalid-credentials",
-          "unauthorized"
+          "invalid-certificate"
         ],
         "403": [
           "forbidden",
@@ -940,9 +941,9 @@ export const operationTable = {
           "invalid-parameters"
         ],
         "401": [
-          "invalid-certificate",
+          "unauthorized",
           "invalid-credentials",
-          "unauthorized"
+          "invalid-certificate"
         ],
         "403": [
           "forbidden",
@@ -952,8 +953,9 @@ export const operationTable = {
           "not-found"
         ],
         "409": [
-          "duplicate-weight",
-          "idempotency-conflict"
+          "conflict",
+          "idempotency-conflict",
+          "duplicate-weight"
         ],
         "429": [
           "rate-limit-exceeded"
@@ -1023,9 +1025,9 @@ export const operationTable = {
           "invalid-parameters"
         ],
         "401": [
-          "invalid-certificate",
+          "unauthorized",
           "invalid-credentials",
-          "unauthorized"
+          "invalid-certificate"
         ],
         "403": [
           "forbidden",
@@ -1101,9 +1103,9 @@ export const operationTable = {
           "invalid-parameters"
         ],
         "401": [
-          "invalid-certificate",
+          "unauthorized",
           "invalid-credentials",
-          "unauthorized"
+          "invalid-certificate"
         ],
         "403": [
           "forbidden",
@@ -1113,7 +1115,10 @@ export const operationTable = {
           "not-found"
         ],
         "422": [
-          "invoice-registering"
+          "invoice-registering",
+          "invoice-paid",
+          "invoice-not-cancellable",
+          "unprocessable-entity"
         ],
         "429": [
           "rate-limit-exceeded"
@@ -1183,9 +1188,9 @@ export const operationTable = {
           "invalid-parameters"
         ],
         "401": [
-          "invalid-certificate",
+          "unauthorized",
           "invalid-credentials",
-          "unauthorized"
+          "invalid-certificate"
         ],
         "403": [
           "forbidden",
@@ -1270,9 +1275,9 @@ export const operationTable = {
           "invalid-parameters"
         ],
         "401": [
-          "invalid-certificate",
+          "unauthorized",
           "invalid-credentials",
-          "unauthorized"
+          "invalid-certificate"
         ],
         "403": [
           "forbidden",
@@ -1346,17 +1351,18 @@ export const operationTable = {
           "invalid-parameters"
         ],
         "401": [
-          "invalid-certificate",
+          "unauthorized",
           "invalid-credentials",
-          "unauthorized"
+          "invalid-certificate"
         ],
         "403": [
           "forbidden",
           "ip-not-allowed"
         ],
         "409": [
-          "duplicate-weight",
-          "idempotency-conflict"
+          "conflict",
+          "idempotency-conflict",
+          "duplicate-weight"
         ],
         "429": [
           "rate-limit-exceeded"
@@ -1419,9 +1425,9 @@ export const operationTable = {
           "invalid-parameters"
         ],
         "401": [
-          "invalid-certificate",
+          "unauthorized",
           "invalid-credentials",
-          "unauthorized"
+          "invalid-certificate"
         ],
         "403": [
           "forbidden",
@@ -1491,9 +1497,9 @@ export const operationTable = {
           "invalid-parameters"
         ],
         "401": [
-          "invalid-certificate",
+          "unauthorized",
           "invalid-credentials",
-          "unauthorized"
+          "invalid-certificate"
         ],
         "403": [
           "forbidden",
@@ -1556,9 +1562,9 @@ export const operationTable = {
           "invalid-parameters"
         ],
         "401": [
-          "invalid-certificate",
+          "unauthorized",
           "invalid-credentials",
-          "unauthorized"
+          "invalid-certificate"
         ],
         "403": [
           "forbidden",
@@ -1624,9 +1630,9 @@ export const operationTable = {
           "invalid-parameters"
         ],
         "401": [
-          "invalid-certificate",
+          "unauthorized",
           "invalid-credentials",
-          "unauthorized"
+          "invalid-certificate"
         ],
         "403": [
           "forbidden",
@@ -1690,9 +1696,9 @@ export const operationTable = {
           "invalid-parameters"
         ],
         "401": [
-          "invalid-certificate",
+          "unauthorized",
           "invalid-credentials",
-          "unauthorized"
+          "invalid-certificate"
         ],
         "403": [
           "forbidden",
@@ -1759,9 +1765,9 @@ export const operationTable = {
           "invalid-parameters"
         ],
         "401": [
-          "invalid-certificate",
+          "unauthorized",
           "invalid-credentials",
-          "unauthorized"
+          "invalid-certificate"
         ],
         "403": [
           "forbidden",
@@ -1829,9 +1835,9 @@ export const operationTable = {
           "invalid-parameters"
         ],
         "401": [
-          "invalid-certificate",
+          "unauthorized",
           "invalid-credentials",
-          "unauthorized"
+          "invalid-certificate"
         ],
         "403": [
           "forbidden",
@@ -1895,9 +1901,9 @@ export const operationTable = {
           "invalid-parameters"
         ],
         "401": [
-          "invalid-certificate",
+          "unauthorized",
           "invalid-credentials",
-          "unauthorized"
+          "invalid-certificate"
         ],
         "403": [
           "forbidden",
@@ -1964,9 +1970,9 @@ export const operationTable = {
           "invalid-parameters"
         ],
         "401": [
-          "invalid-certificate",
+          "unauthorized",
           "invalid-credentials",
-          "unauthorized"
+          "invalid-certificate"
         ],
         "403": [
           "forbidden",
@@ -2034,9 +2040,9 @@ export const operationTable = {
           "invalid-parameters"
         ],
         "401": [
-          "invalid-certificate",
+          "unauthorized",
           "invalid-credentials",
-          "unauthorized"
+          "invalid-certificate"
         ],
         "403": [
           "forbidden",

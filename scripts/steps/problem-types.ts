@@ -1,10 +1,11 @@
 /**
  * What the operation table records of each operation's problem answers (section 7): the shape its problem
- * `type` takes, from the document's `x-problem-type` (`{base_url}/errors/{errorType}` for interfaces A and D,
- * `{error_type_base}/{errorType}` for B; none for C, whose error format is not shown), and the error types
- * it declares per status. With `x-error-types` (interface B lists them per operation, section 7.2) a type
- * counts under the statuses its response component is used with anywhere in the document; otherwise the
- * types are those the operation's own examples of that status show (A and D publish no per-endpoint list).
+ * `type` takes, from the document's `x-problem-types.shape` (`{base_url}/errors/{errorType}` for interfaces
+ * A and D, `{error_type_base}/{errorType}` for B; none for C, whose error format is not shown), and the error
+ * types it declares per status. With `x-error-types` (interface B lists them per operation, section 7.2) a
+ * type counts under the statuses its response component is used with anywhere in the document. Without
+ * (A and D publish no per-endpoint list), the document's `x-problem-types.catalogue` gives each kind's
+ * statuses, and every example's type must be in it.
  */
 import { isObject, type Json, type JsonObject, type OperationModel, resolveLocal } from '../openapi-model.js';
 
@@ -49,20 +50,34 @@ export interface ProblemTypes {
   readonly byStatus: Readonly<Record<string, readonly string[]>>;
 }
 
+/** The document's catalogue of error kinds: type -> statuses (`x-problem-types.catalogue`). */
+function catalogueOf(document: JsonObject): Map<string, Set<string>> | null {
+  const declared = isObject(document['x-problem-types']) ? document['x-problem-types'].catalogue : undefined;
+  if (!isObject(declared)) return null;
+  return new Map(
+    Object.entries(declared).map(([type, statuses]) => [type, new Set(Array.isArray(statuses) ? statuses.map(String) : [])]),
+  );
+}
+
 export function problemTypesReader(document: JsonObject): (model: OperationModel) => ProblemTypes {
-  const shape = typeof document['x-problem-type'] === 'string' ? document['x-problem-type'] : null;
+  const settings = isObject(document['x-problem-types']) ? document['x-problem-types'] : {};
+  const shape = typeof settings.shape === 'string' ? settings.shape : null;
   const statuses = componentStatuses(document);
+  const catalogue = catalogueOf(document);
   return (model) => {
     const declared = model.operation['x-error-types'];
     const responses = isObject(model.operation.responses) ? model.operation.responses : {};
     const byStatus: Record<string, string[]> = {};
     for (const [status, response] of Object.entries(responses)) {
       if (!/^[45]\d\d$/.test(status)) continue;
+      if (catalogue) {
+        const unlisted = exampleTypes(document, response).filter((type) => !catalogue.get(type)?.has(status));
+        if (unlisted.length > 0)
+          throw new Error(`${model.operationId} ${status}: the example type ${unlisted.join(', ')} is not in x-problem-types.catalogue under ${status}`);
+      }
       const types = Array.isArray(declared)
         ? declared.map(String).filter((type) => statuses.get(type)?.has(status))
-        : shape === null
-          ? []
-          : exampleTypes(document, response);
+        : [...(catalogue ?? new Map<string, Set<string>>())].filter(([, under]) => under.has(status)).map(([type]) => type);
       if (types.length > 0) byStatus[status] = types;
     }
     return { shape, byStatus };

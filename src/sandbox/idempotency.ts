@@ -5,10 +5,11 @@
  * another order are the same payload.
  *
  * What differs stays with each interface: what scopes a key (A: the payment family and the account; D: the
- * caller and the operation), whether a key is required, the wording of the 409, and what is kept under the
+ * caller and the operation), the wording of the 409, and what is kept under the
  * key — the reference of what the request created, answered as it is now (A), or the first answer itself,
  * answered as it was (D).
  */
+import type { SandboxRequest } from './contract.js';
 
 /** The canonical text of a JSON value (members sorted, undefined as null), so two payloads that mean the same compare equal. */
 export function canonical(value: unknown): string {
@@ -43,4 +44,15 @@ export function keptFor<T>(
 /** Keeps `value` under `slot` with the canonical text of `payload`, for the replays `keptFor` finds. */
 export function keep<T>(store: Record<string, Kept<T>>, slot: string, payload: unknown, value: T): void {
   store[slot] = { fingerprint: canonical(payload), ...value };
+}
+
+/**
+ * The request's idempotency key, in the header its operation names. The engine refused the request already
+ * when the key is missing or malformed (the header is a required parameter), so none is checked here.
+ */
+export function idempotencyKeyOf(request: SandboxRequest): string {
+  const header = request.info.idempotencyKeyRule?.header.toLowerCase();
+  const key = header === undefined ? undefined : request.headers[header];
+  if (key === undefined) throw new Error(`${request.operationId} reached its handler without its idempotency key`);
+  return key;
 }

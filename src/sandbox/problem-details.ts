@@ -7,7 +7,8 @@
 import type { ValidationIssue } from '../runtime/errors.js';
 import type { ProblemContext, ProblemFormat, SandboxAnswer, SandboxProblem } from './contract.js';
 
-const titles: Readonly<Record<number, string>> = {
+/** The title of a problem of each status (shared with the generic module). */
+export const problemTitles: Readonly<Record<number, string>> = {
   400: 'Invalid parameters',
   401: 'Unauthorized',
   403: 'Forbidden',
@@ -29,7 +30,7 @@ export function problemDetails(): ProblemFormat {
     contentType: problemJson,
     body: {
       type: `${context.baseUrl}/errors/${type}`,
-      title: titles[status] ?? 'Error',
+      title: problemTitles[status] ?? 'Error',
       status,
       detail,
       correlationId: context.correlationId,
@@ -54,7 +55,7 @@ export function problemDetails(): ProblemFormat {
       unauthorized: 'unauthorized',
       forbidden: 'forbidden',
       notFound: 'not-found',
-      tooManyRequests: 'too-many-requests',
+      tooManyRequests: 'rate-limit-exceeded',
       unavailable: 'service-unavailable',
     },
   };

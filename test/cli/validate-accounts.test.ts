@@ -45,14 +45,22 @@ const cases: [string, string[], unknown, number, RegExp][] = [
     ['accounts', 'POST', '/crypto-caas/wallets', 'request'],
     { network: 'USDT', address: '0xa4c123b1612dd272d1371c17149d439536b3216f' },
     1,
-    /^\/network: must be one of "BTC", "ETH", "TRX"/m,
+    /^\/body\/network: must be one of "BTC", "ETH", "TRX"/m,
   ],
   [
-    'an invoice',
-    ['accounts', 'POST', '/invoices', 'request'],
+    'an invoice with its idempotency key',
+    ['accounts', 'POST', '/invoices', 'request', '--header', 'x-idempotency-key:inv-2025-04-15-001'],
     { customerId: 5120, paymentMethod: 'BOLETO', dueDate: '2025-04-15', amount: 189.9, type: 'IMMEDIATE' },
     0,
     /^valid/,
+  ],
+  [
+    // The header is required on the wire: the sandbox and the platform refuse the request without it.
+    'an invoice without its idempotency key',
+    ['accounts', 'POST', '/invoices', 'request'],
+    { customerId: 5120, paymentMethod: 'BOLETO', dueDate: '2025-04-15', amount: 189.9, type: 'IMMEDIATE' },
+    1,
+    /^\/header\/x-idempotency-key: is required$/m,
   ],
   [
     'an invoice without pixKey',
@@ -95,7 +103,7 @@ const cases: [string, string[], unknown, number, RegExp][] = [
     ['accounts', 'POST', '/onboarding', 'request'],
     { accountType: 'LEGAL_PERSON', person: { name: 'x' } },
     1,
-    /^\/accountType: must be one of "NATURAL_PERSON"/m,
+    /^\/body\/accountType: must be one of "NATURAL_PERSON"/m,
   ],
   [
     'a webhook registration in lower case',

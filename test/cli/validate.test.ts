@@ -63,14 +63,14 @@ describe('contrato validate', () => {
       given: 'an empty name and an unknown field',
       args: ['core-banking', 'POST', '/fee-rules', 'request', file('bad.json', { ...goodFeeRule, name: '', weight: 3 })],
       want: [
-        '/name: must have at least 1 character (minLength; got "")',
-        '/weight: is not a field the spec lists here: remove it, or check its spelling (additionalProperties; got 3)',
+        '/body/name: must have at least 1 character (minLength; got "")',
+        '/body/weight: is not a field the spec lists here: remove it, or check its spelling (additionalProperties; got 3)',
       ],
     },
     {
       given: 'a missing required field',
       args: ['core-banking', 'POST', '/fee-rules', 'request', file('missing.json', { name: 'x', percent: 1, minAmount: 1 })],
-      want: ['/maxAmount: is required'],
+      want: ['/body/maxAmount: is required'],
     },
     {
       given: 'an allowed IP outside IPv4 (a contrato format, with its reason)',
@@ -82,7 +82,7 @@ describe('contrato validate', () => {
         file('credential.json', { accountId: 1, description: 'erp', allowedIps: ['10.0.0.0/33'], scopes: ['pix.read'] }),
       ],
       want: [
-        '/allowedIps/0: must be an IPv4 address or CIDR range (200.160.2.3 or 200.160.0.0/16): a CIDR prefix length is /0 to /32 (format cidr; got "10.0.0.0/33")',
+        '/body/allowedIps/0: must be an IPv4 address or CIDR range (200.160.2.3 or 200.160.0.0/16): a CIDR prefix length is /0 to /32 (format cidr; got "10.0.0.0/33")',
       ],
     },
     {

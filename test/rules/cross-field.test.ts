@@ -210,7 +210,7 @@ describe('cross-field rules in the client and the CLI', () => {
     }
   });
 
-  it('contrato validate runs them on a request document, pointers rooted at the document', () => {
+  it('contrato validate runs them on a request document, pointers rooted at the request', () => {
     const modules: InterfaceModules = {
       operationTable,
       validators: validators as unknown as InterfaceModules['validators'],
@@ -219,7 +219,7 @@ describe('cross-field rules in the client and the CLI', () => {
     };
     const operation = findOperation(modules, 'POST', '/fee-rules')!;
     expect(validateDocument(modules, { kind: 'request' }, body, operation)).toEqual([
-      { pointer: '/minAmount', rule: 'test-min-not-above-max', message: 'must not exceed maxAmount (test-min-not-above-max)' },
+      { pointer: '/body/minAmount', rule: 'test-min-not-above-max', message: 'must not exceed maxAmount (test-min-not-above-max)' },
     ]);
     expect(validateDocument(modules, { kind: 'request' }, { ...body, minAmount: 5 }, operation)).toEqual([]);
   });

@@ -5,24 +5,19 @@
  * TRANSFER event, or REJECTED (funds released, CASHOUT event) when the balance does not cover it or an
  * APPROVAL_REQUIRED payment is refused through the control verb `payment`.
  */
-import type { ControlVerb, SandboxEnvironment, SandboxRequest } from '../contract.js';
-import { keep, keptFor } from '../idempotency.js';
-import { invalid, refuse } from './access.js';
+import type { ControlVerb, SandboxEnvironment } from '../contract.js';
+import { idempotencyKeyOf, keep, keptFor } from '../idempotency.js';
+import { refuse } from './access.js';
 import { balanceOf, notifyEntry, record, settleEntries } from './ledger.js';
 import { type Account, type AccountsState, instant, type Json, type LedgerEntry, type Owned, later } from './state.js';
 import { deliver } from './webhooks.js';
+
+export { idempotencyKeyOf };
 
 /** Sandbox seconds between an INSTANT payment's creation and its liquidation. */
 export const settlesAfterSeconds = 2;
 
 export type Family = 'ted' | 'internal' | 'billet' | 'invoice' | 'caas';
-
-/** The request's idempotency key, required by the operation (the schema leaves the check to the server). */
-export function idempotencyKeyOf(request: SandboxRequest, header = 'x-idempotency-key'): string {
-  const key = request.headers[header];
-  if (key === undefined || key === '') return invalid(`${header}: required on ${request.operationId}; reuse it when retrying`);
-  return key;
-}
 
 /**
  * The reference a key already created, when the payload is the same; a different payload is 409

@@ -9,6 +9,7 @@
  *   sandbox creates no loan) and is idempotent: CANCELLED again.
  * - Products are seeded; `assignees` is shown to BaaS callers only.
  */
+import { idempotencyKeyOf } from '../idempotency.js';
 import type { Handler, SandboxEnvironment } from '../contract.js';
 import { SandboxProblem } from '../contract.js';
 import {
@@ -74,7 +75,7 @@ function create(state: CoreBankingState, caller: Caller, body: Json, baseUrl: st
 export const bankarizationHandlers: Record<string, Handler<CoreBankingState>> = {
   'bankarizationApplications.create': (request, state, env) => {
     const caller = callerOf(state, request.principal);
-    const scope = { clientId: caller.clientId, operationId: request.operationId, key: request.headers['idempotency-key'] };
+    const scope = { clientId: caller.clientId, operationId: request.operationId, key: idempotencyKeyOf(request) };
     return idempotent(state, scope, request.body, () => ({
       status: 202,
       body: structuredClone(create(state, caller, request.body as Json, request.baseUrl, env).view),

@@ -14,6 +14,7 @@
  * payment and a cancelled one are states of section 3 with no value shown, so their answers carry no
  * `status` rather than an invented one; the control verb `state` shows every invoice's stage.
  */
+import { idempotencyKeyOf } from '../idempotency.js';
 import { checkPixKey } from '../../formats/pix.js';
 import { checkBrlAmount } from '../../formats/values.js';
 import type { ControlVerb, Handler, SandboxEnvironment } from '../contract.js';
@@ -136,7 +137,7 @@ const filtered = (invoice: StoredInvoice, filter: string): boolean => {
 export const invoiceHandlers: Record<string, Handler<CoreBankingState>> = {
   'invoices.create': (request, state, env) => {
     const account = accountFor(state, request, env);
-    const scope = { clientId: request.principal!.clientId, operationId: request.operationId, key: request.headers['idempotency-key'] };
+    const scope = { clientId: request.principal!.clientId, operationId: request.operationId, key: idempotencyKeyOf(request) };
     // The replay is the first answer as it was (a copy), not the invoice as it is now.
     return idempotent(state, scope, { accountId: account.id, body: request.body }, () => ({
       status: 201,

@@ -179,16 +179,15 @@ export function sortBy<T>(items: readonly T[], keyOf: (item: T) => unknown, orde
  */
 export function idempotent(
   state: CoreBankingState,
-  scope: { clientId: string; operationId: string; key: string | undefined },
+  scope: { clientId: string; operationId: string; key: string },
   payload: unknown,
   create: () => { status: number; body: unknown },
 ): { status: number; body: unknown } {
-  if (!scope.key) throw invalid('/header/Idempotency-Key: is required (1 to 160 characters)');
   const slot = `${scope.clientId} ${scope.operationId} ${scope.key}`;
   const kept = keptFor(state.idempotency, slot, payload, () => {
     throw new SandboxProblem(
       409,
-      'idempotency-key-reused',
+      'idempotency-conflict',
       `the Idempotency-Key ${scope.key} was used with another payload; use a new key for a new request`,
     );
   });

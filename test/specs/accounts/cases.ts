@@ -1337,7 +1337,7 @@ export const documentCases: DocumentCase[] = [
     path: '/crypto-caas/orders',
     target: request,
     document: change(order, (o) => delete o.destinationWalletId),
-    want: /destinationWalletId|^\/: /,
+    want: /destinationWalletId|^\/body: /,
   },
   {
     rule: 'R-A-caas-one-amount',
@@ -1346,7 +1346,7 @@ export const documentCases: DocumentCase[] = [
     path: '/crypto-caas/orders',
     target: request,
     document: change(order, (o) => (o.amountAsset = '0.01')),
-    want: /^\/: /,
+    want: /^\/body: /,
   },
   {
     rule: 'R-A-caas-one-amount',

@@ -69,7 +69,7 @@ const cases: Case[] = [
     path: `/cobv/${txid}`,
     body: withCalendar(cobv, { dataDeVencimento: '2026-03-09' }),
     now: afternoon,
-    want: /^\/calendario\/dataDeVencimento: must not be before today \(2026-03-10 in São Paulo\).*choose 2026-03-10 or a later date \(due-date-not-before-today\)$/,
+    want: /^\/body\/calendario\/dataDeVencimento: must not be before today \(2026-03-10 in São Paulo\).*choose 2026-03-10 or a later date \(due-date-not-before-today\)$/,
   },
   {
     rule: 'R-B-err-CobVOperacaoInvalida-2',
@@ -114,7 +114,7 @@ const cases: Case[] = [
     path: `/cobr/${txid}`,
     body: withCalendar(cobr, { dataDeVencimento: '2026-03-09' }),
     now: afternoon,
-    want: /^\/calendario\/dataDeVencimento: must not be before today \(2026-03-10 in São Paulo\)/,
+    want: /^\/body\/calendario\/dataDeVencimento: must not be before today \(2026-03-10 in São Paulo\)/,
   },
   {
     rule: 'R-B-err-CobROperacaoInvalida-2',
@@ -189,7 +189,7 @@ const cases: Case[] = [
     path: '/solicrec',
     body: withCalendar(solicrec, { dataExpiracaoSolicitacao: '2026-03-10T14:59:59Z' }),
     now: afternoon,
-    want: /^\/calendario\/dataExpiracaoSolicitacao: must not be before now \(2026-03-10T15:00:00.000Z\).*\(solicrec-expiry-not-past\)$/,
+    want: /^\/body\/calendario\/dataExpiracaoSolicitacao: must not be before now \(2026-03-10T15:00:00.000Z\).*\(solicrec-expiry-not-past\)$/,
   },
 ];
 

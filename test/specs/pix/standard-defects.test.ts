@@ -213,7 +213,7 @@ const cases: Case[] = [
     path: '/rec',
     target: request,
     document: change(rec, (c) => (c.calendario = { ...record(c.calendario), dataInicial: '2026-12-10', dataFinal: '2026-12-09' })),
-    want: /^\/calendario\/dataFinal: must not be before calendario\.dataInicial 2026-12-10.*\(rec-dates-in-order\)$/,
+    want: /^\/body\/calendario\/dataFinal: must not be before calendario\.dataInicial 2026-12-10.*\(rec-dates-in-order\)$/,
   },
 ];
 
