@@ -152,7 +152,7 @@ export type Fallback = { readonly redirect: string } | { readonly choices: reado
 
 /**
  * A path-style link to a section of a reference page, sent to the page with the hash route Redoc reads
- * (the pages use hash routing; see referencePage in site-pages.ts): `/pix/cob/cob.create` →
+ * (the pages use hash routing; see referencePage in site-redoc.ts): `/pix/cob/cob.create` →
  * `/pix.html#/cob/cob.create`, and — the links of sites built before hash routing, which may be
  * bookmarked — `/fee-rules` → `/core-banking.html#/fee-rules` when one page alone has that section.
  * A section several pages have (`/authentication`) gets their list; a path no page owns, null (404).

@@ -15,7 +15,16 @@ import { fileURLToPath } from 'node:url';
  * (the documents, the guides) is hashed apart. A new one joins this list; test/cli/site-stamp.test.ts
  * checks it against the imports of the site's modules.
  */
-export const pageModules = ['cli/site', 'cli/site-pages', 'cli/favicon', 'bundle-operations', 'runtime/json-pointer'] as const;
+export const pageModules = [
+  'cli/site',
+  'cli/site-layout',
+  'cli/site-pages',
+  'cli/site-documents',
+  'cli/site-redoc',
+  'cli/favicon',
+  'bundle-operations',
+  'runtime/json-pointer',
+] as const;
 
 /**
  * The code that makes the pages, as one hash that is the same whichever form runs it: the TypeScript

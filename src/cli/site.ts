@@ -1,7 +1,9 @@
 /**
  * The documentation site: one Redoc page per interface and one of the webhook events, rendered by
  * Redocly's build-docs (telemetry off) and all loading the site's one copy of Redoc's script (no CDN),
- * the landing page, the guides and the coverage report (site-pages.ts), the icon (favicon.ts). Used by
+ * the landing page, the guides and the coverage report (site-pages.ts, in the frame of site-layout.ts), the
+ * specs as Redoc shows them (site-documents.ts), Redoc's page made a page of the site (site-redoc.ts), the
+ * icon (favicon.ts). Used by
  * `npm run regenerate` and `contrato docs`. Needs @redocly/cli (a dev dependency of contrato, an optional
  * peer for users).
  */
@@ -52,7 +54,8 @@ function redocScriptText(): string {
 
 /** Renders `specPath` with Redoc into a page of the site named `page` (the file written is `output`); returns its Redoc sections. */
 async function buildReferencePage(specPath: string, output: string, page: string): Promise<string[]> {
-  const { headerHeight, referencePage } = await import('./site-pages.js');
+  const { headerHeight } = await import('./site-layout.js');
+  const { referencePage } = await import('./site-redoc.js');
   // Without --inlineBundle: the page imports Redoc's script, which referencePage points at the site's copy.
   // One config file for Redoc's settings: an --openapi.* flag would replace the whole openapi section, and with it
   // the code samples' languages (Redoc shows only the listed ones; TypeScript is not a default). JSON is YAML.
@@ -123,7 +126,9 @@ const parallelPageBuilds = 2;
  */
 export async function buildSite(siteDir: string, options: BuildSiteOptions = {}): Promise<boolean> {
   // Loaded here: the pages need `marked`, an optional peer like @redocly/cli, which only building the site needs.
-  const { coveragePage, eventsDocument, forReading, guidePages, landingPage, redocScript } = await import('./site-pages.js');
+  const { coveragePage, guidePages, landingPage } = await import('./site-pages.js');
+  const { eventsDocument, forReading } = await import('./site-documents.js');
+  const { redocScript } = await import('./site-redoc.js');
   const docs = docsDir();
   const guides = docs ? guidePages(docs) : [];
   const coveragePath = docs ? join(docs, 'coverage.md') : null;

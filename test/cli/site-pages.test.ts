@@ -7,7 +7,9 @@ import { inflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { faviconIco, faviconSvg } from '../../src/cli/favicon.js';
 import { referenceFallback } from '../../src/cli/servers.js';
-import { eventsDocument, guideTitles, referencePage, sectionSlug, siteHeader } from '../../src/cli/site-pages.js';
+import { eventsDocument } from '../../src/cli/site-documents.js';
+import { guideTitles, siteHeader } from '../../src/cli/site-layout.js';
+import { referencePage, sectionSlug } from '../../src/cli/site-redoc.js';
 import { interfaces } from '../../src/interfaces.js';
 
 const cdn = 'https://cdn.redocly.com/redoc/v3.0.1/bundles/redoc.standalone.js';

@@ -24,7 +24,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../scripts/lib.js';
 import { serveStatic, type RunningServer } from '../../src/cli/servers.js';
 import { buildSite } from '../../src/cli/site.js';
-import { guideTitles } from '../../src/cli/site-pages.js';
+import { guideTitles } from '../../src/cli/site-layout.js';
 import { interfaces } from '../../src/interfaces.js';
 import { launchChromium } from '../helpers/browser.js';
 
