@@ -5,11 +5,13 @@
  * rule, naming it (or a reason given when no client can check it) — then writes docs/coverage.md.
  * Exits 1 with the list of problems when anything is unaccounted for or dangling.
  */
+import { bundleOperations } from '../src/bundle-operations.js';
 import { pointerTokens } from '../src/runtime/json-pointer.js';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { definitions, interfaces } from '../src/interfaces.js';
+import { definitions as allDefinitions } from '../src/interfaces.js';
+import type { InterfaceDefinition } from '../src/runtime/definition.js';
 import { projectRoot } from './lib.js';
 
 /** A parsed JSON or YAML object (a bundle, the traceability); its members are `unknown` until read and checked. */
@@ -37,16 +39,11 @@ interface NotShownEntry {
   readonly section?: string | number;
   readonly handling?: string;
 }
-// The interfaces by the letter the interface specification gives them, from their definitions.
-const letters: Record<string, string> = Object.fromEntries(definitions.map((definition) => [definition.letter, definition.name]));
-const titles: Record<string, string> = Object.fromEntries(
-  definitions.map((definition) => [definition.letter, `${definition.title} (${definition.letter})`]),
-);
 const enforcements = ['schema', 'code', 'runtime', 'not-checkable'] as const;
-// The spec documents of each interface letter: a pointer of an item of B may point into pix or pix-location, never accounts.
-const documentsOf: Record<string, readonly string[]> = Object.fromEntries(
-  definitions.map((definition) => [definition.letter, definition.documents.map((document) => document.name)]),
-);
+const statuses = ['exact', 'standard', 'provisional', 'named-only'] as const;
+
+/** What coverage reads of an interface definition: its letter, names and spec documents. */
+type CoveredDefinition = Pick<InterfaceDefinition<never>, 'name' | 'letter' | 'title' | 'documents'>;
 
 interface Entry {
   readonly status?: string;
@@ -85,13 +82,21 @@ function statusInBundle(pointer: string, node: unknown): string {
   return 'exact';
 }
 
-/** `trace` replaces specs/traceability.yaml (tests break a copy on purpose). */
-export function computeCoverage(options: { root?: string; trace?: Json } = {}): Coverage {
+/**
+ * `trace` replaces specs/traceability.yaml (tests break a copy on purpose); `definitions` the interfaces of
+ * src/interfaces.ts (one section each, in their order).
+ */
+export function computeCoverage(options: { root?: string; trace?: Json; definitions?: readonly CoveredDefinition[] } = {}): Coverage {
   const root = options.root ?? projectRoot;
+  const definitions = options.definitions ?? allDefinitions;
+  // The spec documents of each interface letter: a pointer of an item of B may point into pix or pix-location, never accounts.
+  const documentsOf: Record<string, readonly string[]> = Object.fromEntries(
+    definitions.map((definition) => [definition.letter, definition.documents.map((document) => document.name)]),
+  );
   const inventory = JSON.parse(readFileSync(join(root, 'specs/inventory.json'), 'utf8')) as Inventory;
   const trace = options.trace ?? (parse(readFileSync(join(root, 'specs/traceability.yaml'), 'utf8')) as Json);
   const bundles = new Map<string, Json>();
-  for (const { name } of interfaces)
+  for (const { name } of definitions.flatMap((definition) => definition.documents))
     bundles.set(name, JSON.parse(readFileSync(join(root, 'generated', name, 'openapi.json'), 'utf8')) as Json);
   const testText = new Map<string, string>();
   const readTest = (file: string): string | undefined => {
@@ -169,7 +174,7 @@ export function computeCoverage(options: { root?: string; trace?: Json } = {}): 
     if (!known.operations.has(id)) problems.push(`operation ${id}: in the traceability but not in the inventory`);
   for (const id of Object.keys(rules)) if (!known.rules.has(id)) problems.push(`rule ${id}: in the traceability but not in the inventory`);
 
-  return { problems, markdown: render(inventory, operations, rules, notShown, standardRules) };
+  return { problems, markdown: render(definitions, bundles, inventory, operations, rules, notShown, standardRules) };
 }
 
 /**
@@ -199,6 +204,8 @@ function checkOperationStatus(
 }
 
 function render(
+  definitions: readonly CoveredDefinition[],
+  bundles: ReadonlyMap<string, Json>,
   inventory: Inventory,
   operations: Record<string, Entry>,
   rules: Record<string, Entry>,
@@ -217,8 +224,21 @@ function render(
     `All ${inventory.operations.length} operations, ${inventory.rules.length} rules, ${inventory.shapes.length} shapes, ${inventory.messages.length} messages, ${inventory.events.length} event types and ${inventory.notShown.length} "not shown" items are accounted for.`,
     '',
   ];
-  for (const letter of ['A', 'B', 'C', 'D']) {
+  for (const definition of definitions) {
+    const { letter } = definition;
+    lines.push(`## ${definition.title} (${letter}) — \`contrato/${definition.name}\``, '');
     const ofInterface = inventory.operations.filter((o) => o.interface === letter);
+    if (ofInterface.length === 0) {
+      // An interface of this toolkit the interface specification does not describe: nothing of it to account for.
+      const ids = definition.documents.flatMap(({ name }) =>
+        bundleOperations(bundles.get(name) ?? {}).map(({ operation }) => String(operation.operationId)),
+      );
+      lines.push(
+        `Not described by the interface specification: its inventory names no item of interface ${letter}. Its ${ids.length} operations, from its specs: ${ids.map((id) => `\`${id}\``).join(', ')}.`,
+        '',
+      );
+      continue;
+    }
     const byStatus = new Map<string, string[]>();
     for (const operation of ofInterface) {
       const status = operations[operation.id]?.status ?? 'unaccounted';
@@ -230,13 +250,12 @@ function render(
       const enforced = rules[rule.id]?.enforced ?? 'unaccounted';
       byEnforcement.set(enforced, [...(byEnforcement.get(enforced) ?? []), rule.id]);
     }
-    lines.push(`## ${titles[letter]} — \`contrato/${letters[letter]}\``, '');
     lines.push(
-      `**Operations** (${ofInterface.length}): ${['exact', 'standard', 'provisional', 'named-only'].map((status) => `${byStatus.get(status)?.length ?? 0} ${status}`).join(', ')}.`,
+      `**Operations** (${ofInterface.length}): ${statuses.map((status) => `${byStatus.get(status)?.length ?? 0} ${status}`).join(', ')}.`,
       '',
     );
     lines.push('| status | operations |', '|---|---|');
-    for (const status of ['exact', 'standard', 'provisional', 'named-only']) {
+    for (const status of statuses) {
       const ids = byStatus.get(status) ?? [];
       if (ids.length) lines.push(`| ${status} | ${ids.map((id) => `\`${id}\``).join(', ')} |`);
     }

@@ -20,7 +20,7 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
-import { interfaces, type InterfaceInfo } from '../src/interfaces.js';
+import { definitions, interfaces, type InterfaceInfo } from '../src/interfaces.js';
 import type { JsonObject } from './openapi-model.js';
 import { type GeneratorStep, listFiles, projectRoot, readJson, sha256, specDependencies, stableJson, writeFile } from './lib.js';
 
@@ -131,6 +131,9 @@ export const generatorInputs = (): string[] => [
   'scripts/lib.ts',
   'scripts/openapi-model.ts',
   'src/interfaces.ts',
+  // The definitions: the code samples take each document's sandbox prefix and credential from them.
+  'src/runtime/definition.ts',
+  ...definitions.map((definition) => `src/${definition.name}/definition.ts`),
   'src/formats/registry.ts',
   'src/bundle-operations.ts',
   'src/runtime/json-pointer.ts',

@@ -8,7 +8,7 @@ import { accountsDefinition } from './accounts/definition.js';
 import { coreBankingDefinition } from './core-banking/definition.js';
 import { messagesDefinition } from './messages/definition.js';
 import { pixDefinition } from './pix/definition.js';
-import type { DocumentDefinition, InterfaceDefinition } from './runtime/definition.js';
+import { type DocumentDefinition, type InterfaceDefinition, sandboxPrefixOf } from './runtime/definition.js';
 
 export const definitions: readonly InterfaceDefinition<never>[] = [
   accountsDefinition as InterfaceDefinition<never>,
@@ -30,6 +30,8 @@ export interface InterfaceInfo {
   readonly mockPort: number;
   /** The interface the document belongs to (its package subpath and client). */
   readonly interfaceName: string;
+  /** Its path at the sandbox (`contrato sandbox`), the base URL of its operations there. */
+  readonly sandboxPrefix: string;
   readonly load: DocumentDefinition['load'];
 }
 
@@ -42,6 +44,7 @@ export const interfaces: readonly InterfaceInfo[] = definitions.flatMap((definit
     letter: definition.letter,
     mockPort: document.mockPort,
     interfaceName: definition.name,
+    sandboxPrefix: sandboxPrefixOf(document),
     load: document.load,
   })),
 );

@@ -1,10 +1,12 @@
 /**
- * The toolkit is generic: a fifth interface (test/fixtures/widgets: a spec and a definition, nothing
- * else) goes through the real generator steps into a temporary folder, and its client, made by the one
- * client factory from that definition, validates, retries with its idempotency key, pages and reports
- * errors against a loopback server — with no change to the engine in src/runtime.
+ * The toolkit is generic: a fifth interface (test/fixtures/widgets: its specs and its src/widgets folder,
+ * nothing else) goes through the real generator steps into a temporary tree laid out as a repository with
+ * the interface, and its client, made by the one client factory from its definition, validates (its
+ * cross-field rule included), retries with its idempotency key, pages and reports errors against a
+ * loopback server — with no change to the engine in src/runtime. `npm run drill:interface` adds the same
+ * fixture to a copy of the repository and runs every test that iterates the definitions.
  */
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundleSpec } from '../scripts/steps/bundle.js';
@@ -13,15 +15,17 @@ import { emitTypes } from '../scripts/steps/types.js';
 import { emitValidators } from '../scripts/steps/validators.js';
 import { createClientCore } from '../src/runtime/client.js';
 import type { FacadeRuntime } from '../src/runtime/contract.js';
-import type { OperationTable } from '../src/runtime/definition.js';
+import type { InterfaceDefinition, OperationTable } from '../src/runtime/definition.js';
+import type { ClientOptions } from '../src/runtime/client-options.js';
 import { ConfigurationError, ProblemError, RequestValidationError } from '../src/runtime/errors.js';
-import { widgetsDefinition } from './fixtures/widgets/definition.js';
 import { type LoopbackServer, sendJson, startLoopbackServer } from './helpers/loopback.js';
 
 const root = join(import.meta.dirname, '..');
-// A folder beside generated/ (git-ignored), so the generated files reach src/ by the same relative paths.
+const fixture = join(root, 'test/fixtures/widgets');
+// A tree beside src/ (git-ignored) laid out as a repository with the interface: the fixture's src/widgets among
+// links to the other folders of src/, and generated/widgets, so every relative import reaches what it names.
 const scratch = join(root, `.interface-fixture-${process.pid}`);
-const generatedDir = join(scratch, 'widgets');
+const generatedDir = join(scratch, 'generated/widgets');
 
 interface WidgetsFacade {
   widgets: {
@@ -37,6 +41,7 @@ interface WidgetsFacade {
 }
 
 let operationTable: OperationTable;
+let widgetsDefinition: InterfaceDefinition<ClientOptions>;
 let createFacade: (runtime: FacadeRuntime) => WidgetsFacade;
 let server: LoopbackServer;
 /** How many times each idempotency key was seen: the first attempt of each key answers 503. */
@@ -44,8 +49,11 @@ const seenKeys = new Map<string, number>();
 const widgets = Array.from({ length: 7 }, (_, index) => ({ id: index + 1, name: `widget ${index + 1}`, color: 'red' }));
 
 beforeAll(async () => {
-  const document = await bundleSpec('test/fixtures/widgets/openapi.yaml');
+  const document = await bundleSpec('test/fixtures/widgets/specs/widgets/openapi.yaml');
   mkdirSync(generatedDir, { recursive: true });
+  mkdirSync(join(scratch, 'src'));
+  for (const folder of readdirSync(join(root, 'src'))) symlinkSync(join(root, 'src', folder), join(scratch, 'src', folder));
+  cpSync(join(fixture, 'src/widgets'), join(scratch, 'src/widgets'), { recursive: true });
   writeFileSync(join(generatedDir, 'openapi.json'), JSON.stringify(document));
   writeFileSync(join(generatedDir, 'types.ts'), await emitTypes(document));
   const validators = emitValidators(document, 'widgets');
@@ -58,6 +66,7 @@ beforeAll(async () => {
   };
   operationTable = operations.operationTable;
   createFacade = operations.createWidgetsFacade;
+  ({ widgetsDefinition } = (await import(join(scratch, 'src/widgets/definition.ts'))) as { widgetsDefinition: typeof widgetsDefinition });
 
   server = await startLoopbackServer((request, response) => {
     const url = new URL(request.path, 'http://widgets.test');
@@ -94,7 +103,7 @@ afterAll(async () => {
 });
 
 function widgetsClient(): WidgetsFacade {
-  const core = createClientCore(widgetsDefinition(generatedDir), operationTable, {
+  const core = createClientCore(widgetsDefinition, operationTable, {
     baseUrl: server.url,
     clientId: 'widgets-client',
     clientSecret: 'widgets-secret-value',
@@ -134,6 +143,18 @@ describe('a fifth interface through its definition alone', () => {
     expect(server.requests.length).toBe(before);
   });
 
+  it('refuses a body its cross-field rule refuses (checks.ts of its folder), before sending', async () => {
+    const before = server.requests.length;
+    const error = await widgetsClient()
+      .widgets.create({ body: { name: 'gear', color: 'blue', minStock: 11, maxStock: 10 } })
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(RequestValidationError);
+    expect((error as RequestValidationError).issues.map((issue) => [issue.pointer, issue.rule])).toEqual([
+      ['/body/minStock', 'stock-range'],
+    ]);
+    expect(server.requests.length).toBe(before);
+  });
+
   it('retries a 503 with the same idempotency key, after fetching a token', async () => {
     const { data, response } = await widgetsClient()
       .widgets.create({ body: { name: 'gear', color: 'blue' } })
@@ -164,7 +185,7 @@ describe('a fifth interface through its definition alone', () => {
     expect(error).toBeInstanceOf(ProblemError);
     expect(error).toMatchObject({ status: 404, operationId: 'widgets.get', attempts: 1 });
     expect(() =>
-      createClientCore(widgetsDefinition(generatedDir), operationTable, {
+      createClientCore(widgetsDefinition, operationTable, {
         baseUrl: server.url,
         clientId: 'x',
         clientSecret: 'y',

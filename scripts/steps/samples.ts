@@ -13,51 +13,22 @@
  * validators step, compiled in process) before the sample is written: a sample a validator refuses fails
  * regenerate. test/docs/samples.test.ts runs samples of every interface against a sandbox.
  */
-import { interfaces, type InterfaceInfo } from '../../src/interfaces.js';
+import { findDefinition, type InterfaceInfo } from '../../src/interfaces.js';
+import {
+  clientFactoryOf,
+  type SandboxClientDefinition,
+  sandboxClientOf,
+  sandboxPrefixOf,
+  sandboxSecret,
+} from '../../src/runtime/definition.js';
 import { isObject, operationsOf, resolveLocal, type Json, type JsonObject, type OperationModel } from '../openapi-model.js';
 import { type RequestCheck, type RequestPart, requestCheckFor } from './validators.js';
 
 /** Where `npx contrato sandbox` listens by default (src/sandbox/modules.ts `sandboxPort`). */
 export const sandboxOrigin = 'http://127.0.0.1:4010';
 
-/** The secret of every sandbox credential (src/sandbox/tokens.ts `defaultSandboxCredentials`). */
-export const sandboxSecret = 'sandbox-secret';
-
-/** The prefix each spec document is served under by the sandbox (each module's `prefix`, src/sandbox/<name>/index.ts). */
-export const sandboxPrefixes: Readonly<Record<string, string>> = {
-  accounts: '/accounts/api/v2',
-  pix: '/pix',
-  'pix-location': '/pix-location',
-  messages: '/messages',
-  'core-banking': '/core-banking',
-};
-
-/** How a sample's client presents the sandbox credential of its interface. */
-export interface SampleCredential {
-  readonly clientId: string;
-  /** Client options beyond the address and the credential, as values (the BaaS credential's child account). */
-  readonly options?: Readonly<Record<string, string | number>>;
-  /** The credential is the client's `login` (interface C) rather than `clientId`/`clientSecret`. */
-  readonly login?: boolean;
-  /** The client needs a certificate file (`tls: { pfx }`), the one `npx contrato dev-certs` writes. */
-  readonly pfx?: string;
-}
-
-/** The sandbox credential of each interface's samples (docs/guides/sandbox.md, "Starting it"). */
-export const sampleCredentials: Readonly<Record<string, SampleCredential>> = {
-  accounts: { clientId: 'baas_sandbox', options: { accountId: 2001 } },
-  pix: { clientId: 'sandbox-pix' },
-  messages: { clientId: 'sandbox-messages', login: true, pfx: 'participant.pfx' },
-  'core-banking': { clientId: 'sandbox-core' },
-};
-
-/**
- * Operations a client reaches through a reader instead of a facade method: the payload locations of the
- * Pix client (`client.locations.cob(location)`), by document and operationId.
- */
-export const locationReaders: Readonly<Record<string, Readonly<Record<string, string>>>> = {
-  'pix-location': { 'cobPayload.get': 'cob', 'cobvPayload.get': 'cobv', 'rec.getPayload': 'rec' },
-};
+/** How a sample's client presents the sandbox credential of its interface (the definition's `sandbox.client`). */
+export type SampleCredential = SandboxClientDefinition & { readonly clientId: string };
 
 /** Everything a document's samples need to know besides its operations. */
 export interface SampleTarget {
@@ -77,30 +48,25 @@ export interface SampleTarget {
   readonly readers?: Readonly<Record<string, string>>;
 }
 
-const pascal = (text: string): string => text[0]!.toUpperCase() + text.slice(1);
-
-/** The samples' target of a spec document of src/interfaces.ts, from the tables above. */
+/**
+ * The samples' target of a spec document of src/interfaces.ts, from its definition: the sandbox prefixes of
+ * the document and of the interface's first one, the client and credential of `sandbox.client`, the readers.
+ */
 export function sampleTargetOf(info: Pick<InterfaceInfo, 'name' | 'interfaceName'>): SampleTarget {
-  const main: Pick<InterfaceInfo, 'name' | 'interfaceName'> & { identifier?: string } =
-    interfaces.find((other) => other.interfaceName === info.interfaceName) ?? info;
-  const prefix = sandboxPrefixes[info.name];
-  const mainPrefix = sandboxPrefixes[main.name];
-  const credential = sampleCredentials[info.interfaceName];
-  if (prefix === undefined || mainPrefix === undefined || credential === undefined) {
-    throw new Error(
-      `code samples: ${info.name} has no sandbox prefix or credential (sandboxPrefixes, sampleCredentials in scripts/steps/samples.ts)`,
-    );
-  }
-  const identifier = main.identifier ?? info.interfaceName;
+  const definition = findDefinition(info.interfaceName);
+  const document = definition?.documents.find((each) => each.name === info.name);
+  if (!definition || !document) throw new Error(`code samples: ${info.name} is no document of an interface of src/interfaces.ts`);
+  const main = definition.documents[0];
+  const readers = document.sandbox?.readers;
   return {
     document: info.name,
-    module: `contrato/${info.interfaceName}`,
-    factory: `create${pascal(identifier)}Client`,
-    clientBaseUrl: `${sandboxOrigin}${mainPrefix}`,
-    baseUrl: `${sandboxOrigin}${prefix}`,
-    credential,
+    module: `contrato/${definition.name}`,
+    factory: clientFactoryOf(definition),
+    clientBaseUrl: `${sandboxOrigin}${sandboxPrefixOf(main)}`,
+    baseUrl: `${sandboxOrigin}${sandboxPrefixOf(document)}`,
+    credential: sandboxClientOf(definition),
     secret: sandboxSecret,
-    ...(locationReaders[info.name] ? { readers: locationReaders[info.name] } : {}),
+    ...(readers ? { readers } : {}),
   };
 }
 

@@ -18,6 +18,15 @@ export interface AccountsClientOptions extends ClientOptions {
   readonly scope?: string;
 }
 
+/** Scopes section 5 grants to BaaS credentials only: child accounts, onboarding, credentials, fee rules, portal users. */
+export const isBaasOnlyScope = (scope: string): boolean => /^(baas\.|fee-rules\.|baas-users\.)/.test(scope);
+
+/**
+ * Section 5's scope table is shared by interfaces A and D: a credential of A holds the scopes of both schemes,
+ * but `institution`, core banking's own (which the table omits).
+ */
+const sectionFive = { scopesOf: ['accounts', 'core-banking'], lacks: (scope: string) => scope === 'institution' } as const;
+
 export const accountsDefinition: InterfaceDefinition<AccountsClientOptions> = {
   name: 'accounts',
   letter: 'A',
@@ -29,6 +38,7 @@ export const accountsDefinition: InterfaceDefinition<AccountsClientOptions> = {
       identifier: 'accounts',
       title: 'Accounts API',
       mockPort: 4011,
+      sandbox: { prefix: '/accounts/api/v2' },
       load: () =>
         documentModules(
           import('../../generated/accounts/operations.js'),
@@ -53,5 +63,15 @@ export const accountsDefinition: InterfaceDefinition<AccountsClientOptions> = {
     // Both refuse a call the credential cannot make before any key, token or request exists.
     steps: (options, defaults) =>
       insertBefore(defaults, 'idempotency-key', baasOnlyStep(options.clientId), accountHeaderStep(options.clientId, options.accountId)),
+  },
+  sandbox: {
+    // An account credential (its own account, no x-account-id; BaaS-only operations answer 403) and a BaaS one
+    // (the `baas_` prefix of section 5.5: x-account-id selects a child account), every scope of section 5.
+    credentials: [
+      { clientId: 'sandbox-account', ...sectionFive, lacks: (scope) => sectionFive.lacks(scope) || isBaasOnlyScope(scope) },
+      { clientId: 'baas_sandbox', ...sectionFive },
+    ],
+    // The samples act as the BaaS credential on its seeded child account, so every operation is allowed.
+    client: { clientId: 'baas_sandbox', options: { accountId: 2001 } },
   },
 };

@@ -35,4 +35,6 @@ export const coreBankingDefinition: InterfaceDefinition<ClientOptions> = {
     tokenRequest: (baseUrl, options) => coreBankingTokenRequest(baseUrl, options),
     defaultRateLimits: coreBankingRateLimits,
   },
+  // Its seeded credential keeps the short name the guides print.
+  sandbox: { credentials: [{ clientId: 'sandbox-core' }] },
 };

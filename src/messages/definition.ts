@@ -45,4 +45,6 @@ export const messagesDefinition: InterfaceDefinition<MessagesClientOptions> = {
     tokenRequest: (baseUrl, options, operations) =>
       messagesLoginRequest(baseUrl, { ...options.login, loginPath: operations['auth.login']?.path ?? '/login' }),
   },
+  // The seeded `sandbox-messages` (no scopes: a svc-token session) goes in `login`, beside the participant's certificate.
+  sandbox: { client: { login: true, pfx: 'participant.pfx' } },
 };

@@ -33,7 +33,15 @@ export const pixDefinition: InterfaceDefinition<PixClientOptions> = {
           import('./checks.js').then((module) => module.pixChecks),
         ),
     },
-    { name: 'pix-location', identifier: 'pixLocation', title: 'Pix payload locations', mockPort: 4015, load: loadPixLocation },
+    {
+      name: 'pix-location',
+      identifier: 'pixLocation',
+      title: 'Pix payload locations',
+      mockPort: 4015,
+      // Read through `client.locations` by the URL a QR code carries, not by a facade method.
+      sandbox: { readers: { 'cobPayload.get': 'cob', 'cobvPayload.get': 'cobv', 'rec.getPayload': 'rec' } },
+      load: loadPixLocation,
+    },
   ],
   client: {
     optionNames: ['scope'],

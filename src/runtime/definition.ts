@@ -34,6 +34,52 @@ export interface DocumentDefinition {
   readonly mockPort: number;
   /** Imports its generated operation table and validators, and its rules (dynamic imports: loaded on demand). */
   readonly load: () => Promise<DocumentModules>;
+  /** How `contrato sandbox` serves it and the docs' samples reach it; every member has a default. */
+  readonly sandbox?: DocumentSandbox;
+}
+
+/** A spec document at the sandbox. */
+export interface DocumentSandbox {
+  /** Path below the sandbox's address, the client's base URL there (default `/<document name>`). */
+  readonly prefix?: string;
+  /**
+   * Operations a client reaches through a reader of a URL instead of a facade method (operationId ->
+   * reader of `client.locations`), for the docs' samples.
+   */
+  readonly readers?: Readonly<Record<string, string>>;
+}
+
+/**
+ * A credential the sandbox seeds for an interface (a sandbox's, never a real one: every seeded credential
+ * has the secret `sandbox-secret`). Its scopes are those of the oauth2 flows of the security schemes of
+ * the documents named, read from their bundles, so they cannot drift from the spec.
+ */
+export interface SandboxCredentialDefinition {
+  readonly clientId: string;
+  /** Spec documents whose oauth2 scopes it holds (default: the interface's own documents). */
+  readonly scopesOf?: readonly string[];
+  /** Scopes of those it does not hold (a kind of caller the spec grants less). */
+  readonly lacks?: (scope: string) => boolean;
+}
+
+/** An interface at the sandbox: its seeded credentials, and the client the docs' samples and the tests build there. */
+export interface InterfaceSandbox {
+  /** Default: one, `sandbox-<interface name>`, holding every scope of the interface's security schemes. */
+  readonly credentials?: readonly SandboxCredentialDefinition[];
+  /** The client of the samples (default: the first credential as `clientId`/`clientSecret`, no other option). */
+  readonly client?: SandboxClientDefinition;
+}
+
+/** How a client of the interface presents a sandbox credential. */
+export interface SandboxClientDefinition {
+  /** Which credential (default: the first). */
+  readonly clientId?: string;
+  /** Client options beyond the address and the credential, as values (a child account to operate). */
+  readonly options?: Readonly<Record<string, string | number>>;
+  /** The credential is the client's `login` option rather than `clientId`/`clientSecret`. */
+  readonly login?: boolean;
+  /** The client needs a certificate file (`tls: { pfx }`), the one `contrato dev-certs` writes. */
+  readonly pfx?: string;
 }
 
 /** How a client of the interface is made from its options; the factory (client.ts) does the rest. */
@@ -62,6 +108,34 @@ export interface InterfaceDefinition<Options = never> {
   /** Its spec documents; the first is the API the client calls, others are read alongside (payload locations). */
   readonly documents: readonly [DocumentDefinition, ...DocumentDefinition[]];
   readonly client: ClientDefinition<Options>;
+  /** Its credentials at the sandbox and the client the samples build there; derived from the specs when absent. */
+  readonly sandbox?: InterfaceSandbox;
+}
+
+/** The name of the client factory the interface's module exports (`create<Identifier>Client` of its first document). */
+export const clientFactoryOf = (definition: Pick<InterfaceDefinition<never>, 'documents'>): string => {
+  const identifier = definition.documents[0].identifier;
+  return `create${identifier[0]!.toUpperCase()}${identifier.slice(1)}Client`;
+};
+
+/** The secret of every credential the sandbox seeds (a sandbox's; never a real one). */
+export const sandboxSecret = 'sandbox-secret';
+
+/** A document's path at the sandbox. */
+export const sandboxPrefixOf = (document: Pick<DocumentDefinition, 'name' | 'sandbox'>): string =>
+  document.sandbox?.prefix ?? `/${document.name}`;
+
+/** The credentials an interface seeds at the sandbox: those it declares, else `sandbox-<name>`. */
+export const sandboxCredentialsOf = (
+  definition: Pick<InterfaceDefinition<never>, 'name' | 'sandbox'>,
+): readonly SandboxCredentialDefinition[] => definition.sandbox?.credentials ?? [{ clientId: `sandbox-${definition.name}` }];
+
+/** The client the samples and the tests build at the sandbox: the credential it presents and how. */
+export function sandboxClientOf(definition: Pick<InterfaceDefinition<never>, 'name' | 'sandbox'>): SandboxClientDefinition & {
+  readonly clientId: string;
+} {
+  const client = definition.sandbox?.client ?? {};
+  return { ...client, clientId: client.clientId ?? sandboxCredentialsOf(definition)[0]!.clientId };
 }
 
 /** The modules of several documents seen as one (an interface whose API and payload locations share a name). */

@@ -4,6 +4,10 @@
  * Expiry is measured on the sandbox clock, so `advance` expires a token as the passing of real time would.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { bundledSpecPath } from '../checks/registry.js';
+import { definitions } from '../interfaces.js';
+import { type InterfaceDefinition, sandboxCredentialsOf, sandboxSecret } from '../runtime/definition.js';
 import type { Principal, SandboxClock, SeededRandom, TokenIssuer } from './contract.js';
 
 /** A credential the sandbox accepts at its token endpoints (section 5.2: seeded, not created by users). */
@@ -72,112 +76,47 @@ function digest(secret: string): Buffer {
   return createHash('sha256').update(secret, 'utf8').digest();
 }
 
-/** Every scope of the table of section 5, in its order (interfaces A and D share the table). */
-const sectionFiveScopes = [
-  'account.read',
-  'transactions.read',
-  'pix.read',
-  'pix.create',
-  'pix.write',
-  'internal-transfer.read',
-  'internal-transfer.create',
-  'internal-transfer.write',
-  'ted.read',
-  'ted.create',
-  'ted.write',
-  'billets.read',
-  'billets.create',
-  'billets.write',
-  'webhook.read',
-  'webhook.write',
-  'infractions.read',
-  'infractions.write',
-  'baas.accounts.read',
-  'baas.onboarding.read',
-  'baas.onboarding.write',
-  'baas.credentials.write',
-  'econsignado.read',
-  'econsignado.write',
-  'crypto-risk.read',
-  'crypto-risk.write',
-  'crypto-caas.read',
-  'crypto-caas.write',
-  'invoices.read',
-  'invoices.write',
-  'credit.products.read',
-  'credit.simulations.write',
-  'credit.applications.write',
-  'credit.bankarization.applications.read',
-  'credit.bankarization.applications.write',
-  'credit.consignado.read',
-  'credit.consignado.write',
-  'credit.loans.read',
-  'fee-rules.read',
-  'fee-rules.write',
-  'baas-users.read',
-  'baas-users.write',
-] as const;
+/** The scopes of the oauth2 flows of a bundle's security schemes, each once, in the order the spec lists them. */
+export function schemeScopes(bundle: unknown): string[] {
+  const scopes = new Set<string>();
+  for (const scheme of Object.values(asObject(asObject(asObject(bundle).components).securitySchemes))) {
+    if (asObject(scheme).type !== 'oauth2') continue;
+    for (const flow of Object.values(asObject(asObject(scheme).flows)))
+      for (const scope of Object.keys(asObject(asObject(flow).scopes))) scopes.add(scope);
+  }
+  return [...scopes];
+}
 
-/** Scopes the table grants to BaaS credentials only: child accounts, onboarding, credentials, fee rules, portal users. */
-const baasOnlyScope = (scope: string): boolean => /^(baas\.|fee-rules\.|baas-users\.)/.test(scope);
-
-/** The scopes of the oauth2 scheme of generated/pix/openapi.json (the API Pix standard's); a test keeps them equal. */
-const pixScopes = [
-  'cob.read',
-  'cob.write',
-  'cobv.read',
-  'cobv.write',
-  'lotecobv.read',
-  'lotecobv.write',
-  'cobr.read',
-  'cobr.write',
-  'rec.read',
-  'rec.write',
-  'solicrec.read',
-  'solicrec.write',
-  'payloadlocation.read',
-  'payloadlocation.write',
-  'payloadlocationrec.read',
-  'payloadlocationrec.write',
-  'pix.read',
-  'pix.write',
-  'webhook.read',
-  'webhook.write',
-  'webhookrec.read',
-  'webhookrec.write',
-  'webhookcobr.read',
-  'webhookcobr.write',
-] as const;
-
-/** The scopes of the oauth2 scheme of generated/core-banking/openapi.json (with `institution`, which section 5 omits). */
-const coreBankingScopes = [
-  'institution',
-  'fee-rules.read',
-  'fee-rules.write',
-  'invoices.read',
-  'invoices.write',
-  'credit.bankarization.applications.read',
-  'credit.bankarization.applications.write',
-  'credit.products.read',
-  'baas-users.read',
-  'baas-users.write',
-] as const;
+const asObject = (value: unknown): Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 
 /**
- * The credentials a fresh sandbox knows, one per kind of caller, all with the secret `sandbox-secret`
- * (a sandbox's; never a real one):
- * - `sandbox-account`: an account credential of interface A (its own account; no x-account-id), every
- *   scope of section 5 except the BaaS-only ones, so BaaS-only operations answer 403 to it;
- * - `baas_sandbox`: a BaaS credential of A (the `baas_` prefix of section 5.5: x-account-id selects a child
- *   account), every scope of section 5;
- * - `sandbox-pix`: the API Pix of interface B, every scope of its oauth2 scheme;
- * - `sandbox-core`: interface D, every scope of its oauth2 scheme;
- * - `sandbox-messages`: the login of interface C, which has no scopes (a `svc-token` session).
+ * The credentials each definition seeds (src/runtime/definition.ts `sandboxCredentialsOf`: those it declares,
+ * else `sandbox-<name>`), all with the secret `sandbox-secret`, their scopes those of the oauth2 schemes of
+ * the documents they name (the interface's own by default), read from `bundleOf(document)`.
  */
-export const defaultSandboxCredentials: readonly SandboxCredential[] = Object.freeze([
-  { clientId: 'sandbox-account', clientSecret: 'sandbox-secret', scopes: sectionFiveScopes.filter((scope) => !baasOnlyScope(scope)) },
-  { clientId: 'baas_sandbox', clientSecret: 'sandbox-secret', scopes: [...sectionFiveScopes] },
-  { clientId: 'sandbox-pix', clientSecret: 'sandbox-secret', scopes: [...pixScopes] },
-  { clientId: 'sandbox-core', clientSecret: 'sandbox-secret', scopes: [...coreBankingScopes] },
-  { clientId: 'sandbox-messages', clientSecret: 'sandbox-secret', scopes: [] },
-]);
+export function sandboxCredentials(
+  definitions: readonly Pick<InterfaceDefinition<never>, 'name' | 'sandbox' | 'documents'>[],
+  bundleOf: (document: string) => unknown,
+): SandboxCredential[] {
+  return definitions.flatMap((definition) =>
+    sandboxCredentialsOf(definition).map((credential) => {
+      const documents = credential.scopesOf ?? definition.documents.map((document) => document.name);
+      const scopes = [...new Set(documents.flatMap((document) => schemeScopes(bundleOf(document))))];
+      return { clientId: credential.clientId, clientSecret: sandboxSecret, scopes: scopes.filter((scope) => !credential.lacks?.(scope)) };
+    }),
+  );
+}
+
+/**
+ * The credentials a fresh sandbox knows: those of every definition of src/interfaces.ts, their scopes read
+ * from generated/<document>/openapi.json now (a regenerated spec's new scope is held at the next start).
+ */
+export function defaultSandboxCredentials(): SandboxCredential[] {
+  const bundles = new Map<string, unknown>();
+  const bundleOf = (document: string): unknown => {
+    if (!bundles.has(document)) bundles.set(document, JSON.parse(readFileSync(bundledSpecPath(document), 'utf8')));
+    return bundles.get(document);
+  };
+  return sandboxCredentials(definitions, bundleOf);
+}

@@ -89,7 +89,8 @@ describe('npm start', () => {
       /all ready in [\d.]+ s/,
       150_000,
     );
-    expect(output).toMatch(/^starting 5 Prism mocks \(accounts, pix, pix-location, messages, core-banking\) on 127\.0\.0\.1/m);
+    const names = interfaces.map((info) => info.name);
+    expect(output).toMatch(new RegExp(`^starting ${names.length} Prism mocks \\(${names.join(', ')}\\) on 127\\.0\\.0\\.1`, 'm'));
     const urls = new Map<string, string>();
     for (const match of output.matchAll(/^mock {2}(\S+)\s+(http:\/\/127\.0\.0\.1:\d+)\/?\s+ready in [\d.]+ s/gm))
       urls.set(match[1]!, match[2]!);

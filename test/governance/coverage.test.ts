@@ -9,7 +9,9 @@ import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { computeCoverage } from '../../scripts/coverage.js';
 import { projectRoot } from '../../scripts/lib.js';
+import { definitions } from '../helpers/interfaces.js';
 
+const inventory = JSON.parse(readFileSync(join(projectRoot, 'specs/inventory.json'), 'utf8')) as Record<string, unknown[]>;
 const trace = parse(readFileSync(join(projectRoot, 'specs/traceability.yaml'), 'utf8')) as Record<string, any>;
 const broken = (edit: (copy: Record<string, any>) => void) => {
   const copy = structuredClone(trace);
@@ -22,7 +24,28 @@ describe('coverage of the interface specification', () => {
     const { problems, markdown } = computeCoverage();
     expect(problems).toEqual([]);
     expect(readFileSync(join(projectRoot, 'docs/coverage.md'), 'utf8')).toBe(markdown);
-    expect(markdown).toContain('All 160 operations, 344 rules');
+    expect(markdown).toContain(`All ${inventory.operations!.length} operations, ${inventory.rules!.length} rules`);
+  });
+
+  it('gives every interface of the definitions its section, in their order', () => {
+    const headings = computeCoverage()
+      .markdown.split('\n')
+      .filter((line) => / — `contrato\//.test(line));
+    expect(headings).toEqual(
+      definitions.map((definition) => `## ${definition.title} (${definition.letter}) — \`contrato/${definition.name}\``),
+    );
+  });
+
+  it('gives an interface the inventory does not name a section listing its operations, and asks nothing of it', () => {
+    // A new interface G whose one document is an existing bundle (pix-location, three operations).
+    const location = definitions.flatMap((definition) => definition.documents).find((document) => document.name === 'pix-location')!;
+    const gadgets = { name: 'gadgets', letter: 'G', title: 'Gadgets API', documents: [location] as const };
+    const { problems, markdown } = computeCoverage({ definitions: [...definitions, gadgets] });
+    expect(problems).toEqual([]);
+    const section = markdown.slice(markdown.indexOf('## Gadgets API (G) — `contrato/gadgets`'));
+    expect(section.split('\n')[2]).toMatch(
+      /^Not described by the interface specification: its inventory names no item of interface G\. Its 3 operations, from its specs: `cobPayload\.get`, /,
+    );
   });
 
   it.each([

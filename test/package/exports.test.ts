@@ -1,12 +1,15 @@
 /**
  * package.json exports what the interface definitions say: a subpath per interface with its types (ES module,
  * and for require() a CommonJS entry with its .d.cts), and the bundled spec of every document. Adding an
- * interface without its export fails here.
+ * interface without its export fails here. Each interface's module exports its client factory; the root
+ * entry names no interface, so nothing there is listed a second time.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../../scripts/lib.js';
+import { clientFactoryOf } from '../../src/runtime/definition.js';
+import { clientModuleOf } from '../helpers/definition-clients.js';
 import { definitions } from '../helpers/interfaces.js';
 
 const manifest = JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as {
@@ -65,5 +68,21 @@ describe('package.json exports', () => {
       ...definitions.flatMap((definition) => definition.documents.map((document) => `./specs/${document.name}.json`)),
     ]);
     expect(Object.keys(exportsField).filter((key) => !expected.has(key))).toEqual([]);
+  });
+
+  it.each(definitions.map((definition) => [definition.name, definition] as const))(
+    'contrato/%s exports its client factory, and the root entry does not',
+    async (_name, definition) => {
+      const root = (await import(join(projectRoot, 'src/index.ts'))) as Record<string, unknown>;
+      expect(typeof (await clientModuleOf(definition))[clientFactoryOf(definition)]).toBe('function');
+      expect(clientFactoryOf(definition) in root).toBe(false);
+    },
+  );
+
+  it('names no interface in the root entry: its list comes from the definitions', async () => {
+    const root = (await import(join(projectRoot, 'src/index.ts'))) as { interfaces: { interfaceName: string }[] };
+    expect([...new Set(root.interfaces.map((info) => info.interfaceName))]).toEqual(definitions.map((definition) => definition.name));
+    const source = readFileSync(join(projectRoot, 'src/index.ts'), 'utf8');
+    expect(definitions.filter((definition) => source.includes(`./${definition.name}/`)).map((definition) => definition.name)).toEqual([]);
   });
 });

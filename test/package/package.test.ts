@@ -143,7 +143,8 @@ const consumerAnswers = {
   formats: true,
   qr: true,
   specs: 'Pix receiving API',
-  interfaces: 'accounts,pix,pix-location,messages,core-banking',
+  // The package's own list: every document of the definitions, in their order.
+  interfaces: definitions.flatMap((definition) => definition.documents.map((document) => document.name)).join(','),
 };
 
 describe('the packed contrato', () => {
@@ -180,16 +181,10 @@ describe('the packed contrato', () => {
     expect(Object.keys(manifest.exports)).toEqual(
       expect.arrayContaining([
         '.',
-        './accounts',
-        './pix',
-        './messages',
-        './core-banking',
         './events',
         './formats',
-        './specs/accounts.json',
-        './specs/pix.json',
-        './specs/messages.json',
-        './specs/core-banking.json',
+        ...definitions.map((definition) => `./${definition.name}`),
+        ...definitions.flatMap((definition) => definition.documents.map((document) => `./specs/${document.name}.json`)),
       ]),
     );
     // Nothing npm would run when the package is installed (prepare included: npm flags it as an install script).
@@ -258,7 +253,7 @@ describe('the packed contrato', () => {
     expect(run.status).toBe(0);
   }, 120_000);
 
-  it('runs the ES module consumer against the mocks of all four interfaces', async () => {
+  it('runs the ES module consumer against the mocks of every interface', async () => {
     const env = await startMocks();
     // Asynchronously: the mocks' fronts run in this process and must keep answering meanwhile.
     const run = await execFileAsync(process.execPath, [join(consumer, 'out/esm.js')], {

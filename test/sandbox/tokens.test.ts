@@ -1,11 +1,24 @@
-/** The sandbox's token issuer: opaque seeded tokens, expiry on the sandbox clock, credentials compared in constant time. */
+/**
+ * The sandbox's token issuer: opaque seeded tokens, expiry on the sandbox clock, credentials compared in constant time;
+ * and its seeded credentials, derived from the definitions and the security schemes of their specs.
+ */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../../scripts/lib.js';
+import { isBaasOnlyScope } from '../../src/accounts/definition.js';
+import { bundledSpecPath } from '../../src/checks/registry.js';
+import { sandboxCredentialsOf, sandboxSecret } from '../../src/runtime/definition.js';
 import { createSandboxClock } from '../../src/sandbox/clock.js';
 import { createSeededRandom } from '../../src/sandbox/random.js';
-import { createTokenIssuer, defaultSandboxCredentials, type SandboxCredential } from '../../src/sandbox/tokens.js';
+import {
+  createTokenIssuer,
+  defaultSandboxCredentials,
+  type SandboxCredential,
+  sandboxCredentials,
+  schemeScopes,
+} from '../../src/sandbox/tokens.js';
+import { definitions } from '../helpers/interfaces.js';
 
 const start = Date.UTC(2026, 0, 5, 12, 0, 0);
 const credentials: SandboxCredential[] = [
@@ -101,33 +114,106 @@ describe('createTokenIssuer', () => {
   });
 });
 
-describe('defaultSandboxCredentials', () => {
-  const bundleScopes = (document: string): string[] => {
-    const bundle = JSON.parse(readFileSync(join(projectRoot, 'generated', document, 'openapi.json'), 'utf8')) as {
-      components: { securitySchemes: { oauth2: { flows: { clientCredentials: { scopes: Record<string, string> } } } } };
-    };
-    return Object.keys(bundle.components.securitySchemes.oauth2.flows.clientCredentials.scopes);
-  };
-  const scopesOf = (clientId: string) => defaultSandboxCredentials.find((credential) => credential.clientId === clientId)?.scopes;
-  const sorted = (scopes: readonly string[] | undefined) => [...(scopes ?? [])].sort();
-  const baasOnly = /^(baas\.|fee-rules\.|baas-users\.)/;
-
-  it('lists one credential per kind of caller, each with a distinct client id', () => {
-    expect(defaultSandboxCredentials.map((credential) => credential.clientId)).toEqual([
-      'sandbox-account',
-      'baas_sandbox',
-      'sandbox-pix',
-      'sandbox-core',
-      'sandbox-messages',
-    ]);
+describe('sandboxCredentials: from the definitions and the security schemes of their specs', () => {
+  const oauth2 = (...scopes: string[]) => ({
+    components: {
+      securitySchemes: {
+        oauth2: {
+          type: 'oauth2',
+          flows: { clientCredentials: { tokenUrl: '/token', scopes: Object.fromEntries(scopes.map((s) => [s, s])) } },
+        },
+        mutualTLS: { type: 'mutualTLS' },
+      },
+    },
   });
+  const bundles: Record<string, unknown> = {
+    widgets: oauth2('widgets.read', 'widgets.write'),
+    gadgets: oauth2('gadgets.read', 'widgets.read'),
+    'gadget-files': oauth2('files.read'),
+    plain: { components: { securitySchemes: { key: { type: 'apiKey', in: 'header', name: 'key' } } } },
+  };
+  const document = (name: string) => ({
+    name,
+    identifier: name,
+    title: name,
+    mockPort: 0,
+    load: () => Promise.reject(new Error('unused')),
+  });
+  const credentialsOf = (definition: object) =>
+    sandboxCredentials([definition as never], (name) => bundles[name]).map(({ clientId, scopes }) => [clientId, scopes]);
 
   it.each([
-    { given: 'sandbox-pix', want: 'the scopes of the oauth2 scheme of generated/pix', document: 'pix' },
-    { given: 'sandbox-core', want: 'the scopes of the oauth2 scheme of generated/core-banking', document: 'core-banking' },
-  ])('gives $given $want (they cannot drift from the bundle)', ({ given, document }) => {
-    expect(sorted(scopesOf(given))).toEqual(sorted(bundleScopes(document)));
+    {
+      given: 'no declaration: sandbox-<name>, every scope of its documents',
+      definition: { name: 'gadgets', documents: [document('gadgets'), document('gadget-files')] },
+      want: [['sandbox-gadgets', ['gadgets.read', 'widgets.read', 'files.read']]],
+    },
+    {
+      given: 'a scheme without scopes (an API key): a credential with none',
+      definition: { name: 'plain', documents: [document('plain')] },
+      want: [['sandbox-plain', []]],
+    },
+    {
+      given: 'declared credentials, the scopes of other documents, some it lacks',
+      definition: {
+        name: 'widgets',
+        documents: [document('widgets')],
+        sandbox: {
+          credentials: [
+            { clientId: 'widgets-partner', scopesOf: ['widgets', 'gadgets'] },
+            { clientId: 'widgets-reader', lacks: (scope: string) => scope.endsWith('.write') },
+          ],
+        },
+      },
+      want: [
+        ['widgets-partner', ['widgets.read', 'widgets.write', 'gadgets.read']],
+        ['widgets-reader', ['widgets.read']],
+      ],
+    },
+  ])('$given', ({ definition, want }) => {
+    expect(credentialsOf(definition)).toEqual(want);
   });
+
+  it('gives every credential the secret sandbox-secret', () => {
+    expect(sandboxCredentials(definitions, (name) => bundles[name] ?? {}).map((credential) => credential.clientSecret)).toEqual(
+      definitions.flatMap((definition) => sandboxCredentialsOf(definition).map(() => sandboxSecret)),
+    );
+  });
+});
+
+describe('defaultSandboxCredentials', () => {
+  const defaults = defaultSandboxCredentials();
+  const bundleScopes = (document: string): string[] => schemeScopes(JSON.parse(readFileSync(bundledSpecPath(document), 'utf8')));
+  const scopesOf = (clientId: string) => defaults.find((credential) => credential.clientId === clientId)?.scopes;
+  const sorted = (scopes: readonly string[] | undefined) => [...(scopes ?? [])].sort();
+
+  it('seeds the credentials of every definition, each client id once', () => {
+    const ids = defaults.map((credential) => credential.clientId);
+    expect(ids).toEqual(definitions.flatMap((definition) => sandboxCredentialsOf(definition).map((credential) => credential.clientId)));
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('knows every credential the sandbox guide names, with its secret', () => {
+    const guide = readFileSync(join(projectRoot, 'docs/guides/sandbox.md'), 'utf8');
+    const header = guide.indexOf('| interface | base URL | credential');
+    // The credential column of the table's rows (after its header and separator lines).
+    const rows = guide.slice(header, guide.indexOf('\n\n', header)).split('\n').slice(2);
+    const named = rows.flatMap((row) => [...(row.split('|').at(-2) ?? '').matchAll(/`([a-z_-]+)`/g)].map((match) => match[1]!));
+    expect(named.length).toBeGreaterThanOrEqual(definitions.length);
+    for (const clientId of named) expect(scopesOf(clientId), clientId).toBeDefined();
+    expect(guide).toContain(`secret \`${sandboxSecret}\``);
+  });
+
+  it.each(definitions.map((definition) => [definition.name, definition] as const))(
+    '%s: a credential it does not declare holds every scope of its documents (they cannot drift from the bundles)',
+    (_name, definition) => {
+      if (definition.sandbox?.credentials) return;
+      const [credential] = sandboxCredentialsOf(definition);
+      expect(sorted(scopesOf(credential!.clientId))).toEqual(
+        sorted(definition.documents.flatMap((document) => bundleScopes(document.name))),
+      );
+    },
+  );
 
   it('gives the BaaS credential every scope of section 5: those of the accounts and core-banking schemes but institution', () => {
     // `institution` is core banking's own scope, which section 5's table omits (its description says so).
@@ -138,23 +224,21 @@ describe('defaultSandboxCredentials', () => {
 
   it('gives the account credential the scopes of section 5 but the BaaS-only ones', () => {
     const baas = scopesOf('baas_sandbox') ?? [];
-    expect(sorted(scopesOf('sandbox-account'))).toEqual(sorted(baas.filter((scope) => !baasOnly.test(scope))));
-    expect(baas.filter((scope) => baasOnly.test(scope))).toEqual([
-      'baas.accounts.read',
-      'baas.onboarding.read',
-      'baas.onboarding.write',
-      'baas.credentials.write',
-      'fee-rules.read',
-      'fee-rules.write',
+    expect(sorted(scopesOf('sandbox-account'))).toEqual(sorted(baas.filter((scope) => !isBaasOnlyScope(scope))));
+    expect(baas.filter((scope) => isBaasOnlyScope(scope)).sort()).toEqual([
       'baas-users.read',
       'baas-users.write',
+      'baas.accounts.read',
+      'baas.credentials.write',
+      'baas.onboarding.read',
+      'baas.onboarding.write',
+      'fee-rules.read',
+      'fee-rules.write',
     ]);
   });
 
   it('names the BaaS credential with the baas_ prefix of section 5.5, and only it', () => {
-    expect(defaultSandboxCredentials.filter((credential) => credential.clientId.startsWith('baas_')).map((c) => c.clientId)).toEqual([
-      'baas_sandbox',
-    ]);
+    expect(defaults.filter((credential) => credential.clientId.startsWith('baas_')).map((c) => c.clientId)).toEqual(['baas_sandbox']);
   });
 
   it('gives the messages credential no scopes (interface C has a svc-token session, not scopes)', () => {
@@ -164,13 +248,7 @@ describe('defaultSandboxCredentials', () => {
   it('accepts every default credential with its documented secret', () => {
     const clock = createSandboxClock({ speed: 0 });
     clock.stop();
-    const tokens = createTokenIssuer({ clock, random: createSeededRandom('defaults'), credentials: defaultSandboxCredentials });
-    expect(defaultSandboxCredentials.map((credential) => tokens.checkCredential(credential.clientId, 'sandbox-secret'))).toEqual([
-      true,
-      true,
-      true,
-      true,
-      true,
-    ]);
+    const tokens = createTokenIssuer({ clock, random: createSeededRandom('defaults'), credentials: defaults });
+    expect(defaults.filter((credential) => !tokens.checkCredential(credential.clientId, sandboxSecret))).toEqual([]);
   });
 });

@@ -23,7 +23,11 @@ interface InventoryOperation {
 }
 
 const inventory = JSON.parse(readFileSync(join(projectRoot, 'specs/inventory.json'), 'utf8')) as { operations: InventoryOperation[] };
-const letters = [...new Set(interfaces.map((info) => info.letter))];
+// The interfaces the interface specification describes (its inventory names their letters); an interface of the
+// toolkit it does not describe has nothing there to match.
+const letters = [...new Set(interfaces.map((info) => info.letter))].filter((letter) =>
+  inventory.operations.some((o) => o.interface === letter),
+);
 
 describe.each(letters)('operations of interface %s', (letter) => {
   const documents = interfaces

@@ -10,10 +10,7 @@ import { type Json, type JsonObject, operationsOf } from '../../../scripts/opena
 import {
   codeSamplesOf,
   type SampleTarget,
-  sampleCredentials,
   sandboxOrigin,
-  sandboxPrefixes,
-  sandboxSecret,
   sampleTargetOf,
   tsLiteral,
   valueOfSchema,
@@ -21,9 +18,11 @@ import {
 } from '../../../scripts/steps/samples.js';
 import { requestCheckFor } from '../../../scripts/steps/validators.js';
 import { bundledSpecPath } from '../../../src/checks/registry.js';
-import { interfaces } from '../../../src/interfaces.js';
+import { findDefinition, interfaces } from '../../../src/interfaces.js';
+import { clientFactoryOf } from '../../../src/runtime/definition.js';
 import { sandboxModules, sandboxPort } from '../../../src/sandbox/modules.js';
 import { defaultSandboxCredentials } from '../../../src/sandbox/tokens.js';
+import { clientModuleOf } from '../../helpers/definition-clients.js';
 import { documentOf } from './fragments.js';
 
 const target: SampleTarget = {
@@ -388,31 +387,30 @@ describe('code samples: values and literals', () => {
   });
 });
 
-describe('code samples: the tables agree with the sandbox', () => {
+describe('code samples: the targets come from the definitions and agree with the sandbox', () => {
+  const credentials = defaultSandboxCredentials();
+
   it('listens where the sandbox listens', () => {
     expect(sandboxOrigin).toBe(`http://127.0.0.1:${sandboxPort}`);
   });
 
-  it('serves each document under the prefix of its sandbox module', () => {
-    expect(sandboxPrefixes).toEqual(Object.fromEntries(sandboxModules.map((module) => [module.document, module.prefix])));
-  });
+  it.each(interfaces.map((info) => [info.name, info] as const))(
+    '%s: its samples call the module that serves it, as a credential the sandbox knows, with the client of its interface',
+    async (name, info) => {
+      const target = sampleTargetOf(info);
+      const module = sandboxModules.find((each) => each.document === name);
+      expect(target.baseUrl).toBe(`${sandboxOrigin}${module!.prefix}`);
+      const known = credentials.find((each) => each.clientId === target.credential.clientId);
+      expect(known?.clientSecret).toBe(target.secret);
+      const definition = findDefinition(info.interfaceName)!;
+      expect([target.module, target.factory]).toEqual([`contrato/${definition.name}`, clientFactoryOf(definition)]);
+      const client = await clientModuleOf(definition);
+      expect(typeof client[target.factory], `${target.factory} of src/${definition.name}/index.ts`).toBe('function');
+    },
+  );
 
-  it('uses credentials the sandbox knows, with its secret', () => {
-    for (const [name, credential] of Object.entries(sampleCredentials)) {
-      const known = defaultSandboxCredentials.find((each) => each.clientId === credential.clientId);
-      expect(known, name).toBeDefined();
-      expect(known!.clientSecret).toBe(sandboxSecret);
-    }
-  });
-
-  it('has a target for every document of src/interfaces.ts, the client of its interface', () => {
-    expect(interfaces.map((info) => [info.name, sampleTargetOf(info).factory])).toEqual([
-      ['accounts', 'createAccountsClient'],
-      ['pix', 'createPixClient'],
-      ['pix-location', 'createPixClient'],
-      ['messages', 'createMessagesClient'],
-      ['core-banking', 'createCoreBankingClient'],
-    ]);
+  it('refuses a document no definition has, naming it', () => {
+    expect(() => sampleTargetOf({ name: 'gadgets', interfaceName: 'gadgets' })).toThrow(/gadgets is no document of an interface/);
   });
 
   it.each(interfaces.map((info) => [info.name] as const))('%s: every operation of the bundle carries both samples', (name) => {
