@@ -76,7 +76,9 @@ export function genericOperations(bundle: Json): Map<string, GenericOperation> {
   const operations = new Map<string, GenericOperation>();
   for (const { method, path, operation } of bundleOperations(bundle)) {
     if (typeof operation.operationId !== 'string') continue;
-    const item = /^(.*)\/\{([^}/]+)\}$/.exec(path);
+    // `/widgets/{id}`: the collection `/widgets` and its parameter `id` (string operations: no regular expression to backtrack).
+    const last = path.slice(path.lastIndexOf('/') + 1);
+    const parameter = last.startsWith('{') && last.endsWith('}') ? last.slice(1, -1) : '';
     const responses = isObject(operation.responses) ? operation.responses : {};
     const answers = new Map(
       Object.entries(responses)
@@ -87,8 +89,8 @@ export function genericOperations(bundle: Json): Map<string, GenericOperation> {
       operationId: operation.operationId,
       method,
       path,
-      collection: item ? item[1] || '/' : path,
-      itemParameter: item ? item[2]! : null,
+      collection: parameter ? path.slice(0, path.lastIndexOf('/')) || '/' : path,
+      itemParameter: parameter || null,
       answers,
     });
   }
@@ -104,14 +106,18 @@ export function tokenMemberOf(answer: DeclaredAnswer | null): string | null {
 /** A bundle as the generic module reads it. */
 export interface GenericSpec {
   readonly operations: ReadonlyMap<string, GenericOperation>;
+  /** The shape of a problem's `type` (`x-problem-types.shape`, `{base_url}/errors/{errorType}`), null when it gives none. */
+  readonly problemShape: string | null;
   /** Whether `value` is an answer `operation` may give with `status`: its schema strictly (closed lists, no unlisted member). */
   fits(operation: GenericOperation, status: number, value: unknown): boolean;
 }
 
 export function genericSpec(bundle: Json): GenericSpec {
   const validators = new Map<string, CompiledValidator | null>();
+  const settings = bundle['x-problem-types'];
   return {
     operations: genericOperations(bundle),
+    problemShape: isObject(settings) && typeof settings.shape === 'string' ? settings.shape : null,
     fits(operation, status, value) {
       const key = `${operation.operationId} ${status}`;
       if (!validators.has(key)) {

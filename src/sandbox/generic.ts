@@ -94,17 +94,28 @@ function handlerOf(spec: GenericSpec, operation: GenericOperation): Handler<Gene
   };
 }
 
+/**
+ * The `type` of a problem: the document's shape at the sandbox's address when it is `{base_url}/…`, else the
+ * address the spec's example shows, else `<module address>/errors/<type>` (RFC 7807 as interfaces A and D).
+ */
+function problemType(shape: string | null, example: Json, errorType: string, baseUrl: string): string {
+  if (shape?.startsWith('{base_url}')) return shape.replace('{base_url}', baseUrl).replace('{errorType}', errorType);
+  if (typeof example.type === 'string' && example.type.includes('/'))
+    return `${example.type.slice(0, example.type.lastIndexOf('/'))}/${errorType}`;
+  return `${baseUrl}/errors/${errorType}`;
+}
+
 /** How the generic module refuses: an RFC 7807 problem in the shape the operation declares for the status. */
-function genericProblems(operationOf: (operationId: string | undefined) => GenericOperation | undefined): ProblemFormat {
+function genericProblems(specOf: () => GenericSpec): ProblemFormat {
   const answer = (status: number, errorType: string, detail: string, context: ProblemContext): SandboxAnswer => {
-    const declared = operationOf(context.operationId)?.answers.get(status);
+    const declared = context.operationId ? specOf().operations.get(context.operationId)?.answers.get(status) : undefined;
     const example = isObject(declared?.example) ? declared.example : {};
-    // The error type the spec's example of this status shows (its vocabulary), at the sandbox's own address.
+    // The error type the spec's example of this status shows (its vocabulary), else the one raised.
     const shown = typeof example.type === 'string' ? example.type.slice(example.type.lastIndexOf('/') + 1) : '';
     const full: Json = {
       title: problemTitles[status] ?? 'Error',
       ...example,
-      type: `${context.baseUrl}/errors/${shown || errorType}`,
+      type: problemType(specOf().problemShape, example, shown || errorType, context.baseUrl),
       status,
       detail,
       correlationId: context.correlationId,
@@ -147,7 +158,7 @@ export function genericSandbox(document: string, prefix: string, bundle: () => J
       );
       return handlers;
     },
-    problems: genericProblems((operationId) => (operationId ? specOf().operations.get(operationId) : undefined)),
+    problems: genericProblems(specOf),
   });
 }
 
