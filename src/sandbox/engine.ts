@@ -89,6 +89,9 @@ export interface EngineOptions {
   readonly onDrift: (drift: string) => void;
 }
 
+/** Header of an answer that refuses a request by the contract's checks, before any handler ran. */
+export const contractRefusalHeader = 'x-contrato-refused-by-contract';
+
 const strictCache = new WeakMap<Json, Map<string, CompiledValidator | null>>();
 
 /** Drifts of an answer from the contract, judged as `contrato validate --strict --base-url` judges one. */
@@ -185,7 +188,11 @@ export class SandboxEngine {
     }
 
     const verdict = checkMatchedRequest(generated, match, call, this.#options.env.clock.now());
-    if (verdict.issues.length > 0) return { ...module.problems.invalid(verdict.issues, request), operationId: info.operationId };
+    if (verdict.issues.length > 0) {
+      const refusal = module.problems.invalid(verdict.issues, request);
+      // Tells a refusal by the contract (the check every client runs first) from a rule of the module's state.
+      return { ...refusal, headers: { ...refusal.headers, [contractRefusalHeader]: 'request' }, operationId: info.operationId };
+    }
 
     const handler = module.handlers[info.operationId];
     let answer: SandboxAnswer;

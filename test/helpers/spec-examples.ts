@@ -38,12 +38,19 @@ export function exampleCases(document: JsonObject): ExampleCase[] {
       const raw = resolveLocal(document, (operation.operation.responses as JsonObject)[response.status]) as JsonObject;
       const media = isObject(raw.content) && response.mediaType ? (raw.content[response.mediaType] as JsonObject) : null;
       if (!media) return [{ operation, status: response.status, example: '', value: undefined }];
-      return response.exampleNames.map((example) => ({
-        operation,
-        status: response.status,
-        example,
-        value: exampleValue(document, media, example),
-      }));
+      // A response component shared by two statuses (404 and 410 of a payload location) holds an example
+      // of each: a problem example belongs to the status its own `status` member repeats.
+      return response.exampleNames
+        .map((example) => ({ operation, status: response.status, example, value: exampleValue(document, media, example) }))
+        .filter(
+          ({ value }) =>
+            !(
+              isObject(value) &&
+              typeof value.status === 'number' &&
+              /^[45]/.test(response.status) &&
+              String(value.status) !== response.status
+            ),
+        );
     }),
   );
 }

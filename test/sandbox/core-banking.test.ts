@@ -214,7 +214,7 @@ describe('invoices', () => {
     const problem = await problemOf(
       bank.invoices.create({ path: { accountId }, body: { ...pix(), amount: 300 } }, { idempotencyKey: key }),
     );
-    expect(problem).toMatchObject({ status: 409, errorType: 'idempotency-key-reused' });
+    expect(problem).toMatchObject({ status: 409, errorType: 'idempotency-conflict' });
     expect(await total()).toBe(before + 1);
   });
 

@@ -81,7 +81,7 @@ const networkOperations: Readonly<Record<string, string>> = {
   'cryptoRiskIngest.get': 'ETHEREUM or TRON',
 };
 
-const isNetworkIssue = (issue: ValidationIssue): boolean => /^(\/query)?\/network$/.test(issue.pointer) && issue.rule === 'enum';
+const isNetworkIssue = (issue: ValidationIssue): boolean => /^\/(query|body)\/network$/.test(issue.pointer) && issue.rule === 'enum';
 
 /** The problem format of interface A, with the 422 of an unsupported network. */
 export function accountsProblems(): ProblemFormat {
