@@ -54,9 +54,7 @@ export interface ProblemTypes {
 function catalogueOf(document: JsonObject): Map<string, Set<string>> | null {
   const declared = isObject(document['x-problem-types']) ? document['x-problem-types'].catalogue : undefined;
   if (!isObject(declared)) return null;
-  return new Map(
-    Object.entries(declared).map(([type, statuses]) => [type, new Set(Array.isArray(statuses) ? statuses.map(String) : [])]),
-  );
+  return new Map(Object.entries(declared).map(([type, statuses]) => [type, new Set(Array.isArray(statuses) ? statuses.map(String) : [])]));
 }
 
 export function problemTypesReader(document: JsonObject): (model: OperationModel) => ProblemTypes {
@@ -73,7 +71,9 @@ export function problemTypesReader(document: JsonObject): (model: OperationModel
       if (catalogue) {
         const unlisted = exampleTypes(document, response).filter((type) => !catalogue.get(type)?.has(status));
         if (unlisted.length > 0)
-          throw new Error(`${model.operationId} ${status}: the example type ${unlisted.join(', ')} is not in x-problem-types.catalogue under ${status}`);
+          throw new Error(
+            `${model.operationId} ${status}: the example type ${unlisted.join(', ')} is not in x-problem-types.catalogue under ${status}`,
+          );
       }
       const types = Array.isArray(declared)
         ? declared.map(String).filter((type) => statuses.get(type)?.has(status))

@@ -5,7 +5,6 @@
 import { readFileSync } from 'node:fs';
 import { findDefinition, findInterface, interfaces, type InterfaceName } from '../interfaces.js';
 import type { OperationInfo } from '../runtime/contract.js';
-import type { ValidationIssue } from '../runtime/errors.js';
 import type { CompiledValidator, check } from '../runtime/validation.js';
 import { UsageError } from './arguments.js';
 import { checkHttpAnswer, checkMatchedRequest, pathIssues } from '../checks/http-check.js';

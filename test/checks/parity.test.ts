@@ -81,7 +81,7 @@ function casesOf(document: string, bundle: JsonObject, table: Readonly<Record<st
   const cases: Case[] = [];
   for (const model of operationsOf(bundle)) {
     const info = table[model.operationId];
-    if (!info || info.requestBody?.mediaType !== 'application/json' || info.basicAuth || !info.secured) continue;
+    if (info?.requestBody?.mediaType !== 'application/json' || info.basicAuth || !info.secured) continue;
     const valid = validArgs(bundle, model, info);
     if (!valid || !isObject(valid.body)) continue;
     const base = { document, info, clientComparable: true };

@@ -110,9 +110,7 @@ describe('the error types of the API Pix standard that section 7.2 does not list
   it('a problem typed for another operation is refused where the standard does not declare it (contrato validate)', () => {
     const problem = { type: 'https://pix.example.com/api/v2/error/WebhookNaoEncontrado', title: 'Não encontrado', status: 404 };
     expect(problemIssues(modules.operationTable['webhook.get']!, '404', problem)).toEqual([]);
-    expect(problemIssues(modules.operationTable['rec.get']!, '404', problem).map((issue) => issue.rule)).toEqual([
-      'declared-error-type',
-    ]);
+    expect(problemIssues(modules.operationTable['rec.get']!, '404', problem).map((issue) => issue.rule)).toEqual(['declared-error-type']);
     const generic = { type: 'https://pix.example.com/api/v2/error/NaoEncontrado', title: 'Não encontrado', status: 404 };
     expect(problemIssues(modules.operationTable['rec.get']!, '404', generic)).toEqual([]);
   });
