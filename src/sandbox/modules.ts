@@ -32,5 +32,5 @@ export function modulesOf(
 /** Every document's module, in the order of src/interfaces.ts. */
 export const sandboxModules: readonly MountableModule[] = modulesOf(interfaces);
 
-/** Loopback port of the sandbox when nothing else is asked (the docs site is on 4000, the Prism mocks on 4011 to 4015). */
+/** Loopback port of the sandbox when nothing else is asked (the docs site is on 4000, each Prism mock on its definition's port). */
 export const sandboxPort = 4010;
