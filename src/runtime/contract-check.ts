@@ -144,7 +144,7 @@ export function problemIssues(info: OperationInfo, status: string, body: unknown
   const declared = byStatus[status] ?? [];
   if (typeof body.type !== 'string') return issues;
   let type = errorTypeOf(body.type);
-  // A status the operation declares no error type for (the OAuth 401 of the Pix token endpoint) has nothing
+  // A status the operation declares no error type for (an OAuth 401 of a token endpoint) has nothing
   // to hold its type against: RFC 9457's about:blank is as good as any there.
   if (shape !== null && declared.length > 0) {
     const shaped = shapedErrorType(shape, body.type, baseUrl);
