@@ -64,10 +64,10 @@ export function contractRefusal(verb: string, violations: readonly ControlViolat
     (violation) => `${memberName(violation.pointer)} ${violation.message}${violation.place ? `, as ${violation.place} says` : ''}`,
   );
   const lead = produced ? `what it would have answered leaves the contract: ` : '';
-  const todo = produced
+  const remedy = produced
     ? 'the sandbox cannot make this move from this state'
     : `send values the contract accepts where they land (GET ${controlPrefix} lists the inputs of every verb)`;
-  return refuse(400, `${verb} refused, nothing stored: ${lead}${reasons.join('; ')}; ${todo}`, violations);
+  return refuse(400, `${verb} refused, nothing stored: ${lead}${reasons.join('; ')}; ${remedy}`, violations);
 }
 
 /** The bundles and pattern words of the mounted documents, any other document read from generated/ once. */

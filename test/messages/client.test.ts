@@ -3,12 +3,12 @@
  * sending, directory operations with their path and header, the fraud marker's RequestId kept across a
  * retry, and builders whose output their own schema accepts.
  */
+import { examplePacs008 } from '../helpers/pacs008.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { messageTable } from '../../generated/messages/operations.js';
 import { patternDescriptions, validators } from '../../generated/messages/validators.js';
 import {
-  buildPacs008,
   buildPain013,
   buildReda022,
   ConfigurationError,
@@ -81,25 +81,7 @@ const isValid = (message: string, payload: unknown): string =>
     .map((i) => `${i.pointer}: ${i.message}`)
     .join('\n');
 
-const pacs008 = buildPacs008(
-  {
-    valor: 150.75,
-    nomeUsuarioPagador: 'Joana Pereira',
-    cpfCnpjUsuarioPagador: '52998224725',
-    contaUsuarioPagador: '45678901',
-    agenciaUsuarioPagador: '1234',
-    tipoContaUsuarioPagador: 'CACC',
-    participanteDoUsuarioPagador: '00360305',
-    participanteDoUsuarioRecebedor: '60746948',
-    cpfCnpjUsuarioRecebedor: '11222333000181',
-    contaUsuarioRecebedor: '100200300',
-    agenciaUsuarioRecebedor: '0001',
-    tipoContaUsuarioRecebedor: 'CACC',
-    formaDeIniciacao: 'DICT',
-    finalidadeDaTransacao: 'IPAY',
-  },
-  { at: new Date('2025-04-10T15:30:00Z') },
-);
+const pacs008 = examplePacs008(new Date('2025-04-10T15:30:00Z'));
 
 describe('messages client', () => {
   it('sends a pacs.008 by name, with the svc-token, to its route', async () => {

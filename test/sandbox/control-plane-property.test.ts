@@ -7,6 +7,7 @@
  * webhook delivered is checked against its strict schema, and the sandbox's own strict check reports no
  * drift. Replay a run with CONTRATO_SEED=<seed>.
  */
+import { examplePacs008 } from '../helpers/pacs008.js';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AccountsClient } from '../../src/accounts/index.js';
@@ -14,7 +15,7 @@ import { bundledSpecPath } from '../../src/checks/registry.js';
 import { strictValidator } from '../../src/checks/strict-response.js';
 import type { CoreBankingClient } from '../../src/core-banking/index.js';
 import { generateTxid } from '../../src/formats/pix.js';
-import { buildPacs008, createMessagesClient } from '../../src/messages/index.js';
+import { createMessagesClient } from '../../src/messages/index.js';
 import type { PixClient } from '../../src/pix/index.js';
 import { todayInSaoPaulo } from '../../src/rules/cross-field.js';
 import { check } from '../../src/runtime/validation.js';
@@ -157,26 +158,7 @@ async function makeWorld(): Promise<ControlWorld> {
     (await bank.invoices.create({ path: { accountId: coreAccountId }, body: { ...coreInvoice, paymentMethod: 'BOLETO', amount: 1500 } }))
       .id!,
   ];
-  const payment = () =>
-    buildPacs008(
-      {
-        valor: 150.75,
-        nomeUsuarioPagador: 'Joana Pereira',
-        cpfCnpjUsuarioPagador: '52998224725',
-        contaUsuarioPagador: '45678901',
-        agenciaUsuarioPagador: '1234',
-        tipoContaUsuarioPagador: 'CACC',
-        participanteDoUsuarioPagador: '00360305',
-        participanteDoUsuarioRecebedor: '60746948',
-        cpfCnpjUsuarioRecebedor: '11222333000181',
-        contaUsuarioRecebedor: '100200300',
-        agenciaUsuarioRecebedor: '0001',
-        tipoContaUsuarioRecebedor: 'CACC',
-        formaDeIniciacao: 'DICT',
-        finalidadeDaTransacao: 'IPAY',
-      },
-      { at: new Date(sandbox.env.clock.nowMs()) },
-    ) as unknown as Record<string, unknown>;
+  const payment = () => examplePacs008(new Date(sandbox.env.clock.nowMs())) as unknown as Record<string, unknown>;
   return {
     cobs,
     cobvs,

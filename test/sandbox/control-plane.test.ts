@@ -4,6 +4,7 @@
  * stored — every module's state reads back the same. A verb whose product would leave the contract is
  * undone and nothing it would have sent leaves.
  */
+import { definitions } from '../../src/interfaces.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateTxid } from '../../src/formats/pix.js';
 import type { PixClient } from '../../src/pix/index.js';
@@ -40,10 +41,10 @@ async function controlCall(path: string, body: unknown): Promise<{ status: numbe
   return { status: answer.status, body: (await answer.json()) as Record<string, any> };
 }
 
-/** Everything every module holds, as its `state` verb answers it. */
+/** Everything every module holds, document by document of the definitions (a copy, so later changes show). */
 async function everyState(): Promise<unknown[]> {
-  return Promise.all(
-    ['pix', 'accounts', 'messages', 'core-banking'].map(async (document) => (await controlCall(`/${document}/state`, {})).body),
+  return definitions.flatMap((definition) =>
+    definition.documents.map((document) => JSON.parse(JSON.stringify(sandbox.stateOf(document.name) ?? null)) as unknown),
   );
 }
 

@@ -5,9 +5,10 @@
  * give; a consumer restarting from its stored cursor gets nothing twice and loses nothing; an empty poll
  * is held until a message arrives; 401 without svc-token; the key directory answers from state.
  */
+import { examplePacs008 } from '../helpers/pacs008.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildBrCode } from '../../src/formats/brcode.js';
-import { AuthError, buildPacs008, createMessagesClient, HttpError, type MessagesClient } from '../../src/messages/index.js';
+import { AuthError, createMessagesClient, HttpError, type MessagesClient } from '../../src/messages/index.js';
 import { createMessagesSandbox, messagesSandbox } from '../../src/sandbox/messages/index.js';
 import { type RunningSandbox, startSandbox } from '../../src/sandbox/server.js';
 import { createTestPki, type TestPki } from '../helpers/certificates.js';
@@ -56,26 +57,7 @@ async function take(count: number): Promise<Json[]> {
   return taken;
 }
 
-const payment = (at = new Date()) =>
-  buildPacs008(
-    {
-      valor: 150.75,
-      nomeUsuarioPagador: 'Joana Pereira',
-      cpfCnpjUsuarioPagador: '52998224725',
-      contaUsuarioPagador: '45678901',
-      agenciaUsuarioPagador: '1234',
-      tipoContaUsuarioPagador: 'CACC',
-      participanteDoUsuarioPagador: '00360305',
-      participanteDoUsuarioRecebedor: '60746948',
-      cpfCnpjUsuarioRecebedor: '11222333000181',
-      contaUsuarioRecebedor: '100200300',
-      agenciaUsuarioRecebedor: '0001',
-      tipoContaUsuarioRecebedor: 'CACC',
-      formaDeIniciacao: 'DICT',
-      finalidadeDaTransacao: 'IPAY',
-    },
-    { at },
-  );
+const payment = (at = new Date()) => examplePacs008(at);
 
 describe('a pacs.008 sent is answered by a pacs.002 on the long-poll queue', () => {
   it('ACSP for its endToEndID, naming the instruction id of the receipt', async () => {
