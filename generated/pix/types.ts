@@ -3928,7 +3928,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problema"];
                 };
             };
-            /** @description 403 AcessoNegado — the source IP is not allowed for the credential (sections 5 and 7.2). Do not retry from the same address. */
+            /** @description 403 AcessoNegado — the client authenticated but may not have this token: the source IP is not allowed for the credential (sections 5 and 7.2), or a scope asked for in `scope` was not granted to the credential (section 5.9). A wrong client id or secret is the 401 above, never a 403. Do not retry unchanged. */
             403: {
                 headers: {
                     [name: string]: unknown;

@@ -7,7 +7,7 @@
  * confirm or refuse a recurrence or a request, settle or fail an attempt), `account` (the account recurring
  * charges are paid into). Each verb declares where its members land in the contract (verb-contract.ts).
  */
-import { defineSandboxModule, type Handler, SandboxProblem } from '../contract.js';
+import { defineSandboxModule, type Handler, type SandboxAnswer, SandboxProblem } from '../contract.js';
 import { batchHandlers } from './batches.js';
 import { chargeHandlers } from './charge-handlers.js';
 import { confirmationHandlers, confirmationVerb } from './confirmations.js';
@@ -26,18 +26,28 @@ import { declareVerb, type Produced, type VerbContract } from '../verb-contract.
 /** Seconds a token of interface B lives (the standard's examples use one hour). */
 export const pixTokenSeconds = 3600;
 
+/**
+ * The answer to a client that did not authenticate: 401 (section 5: a wrong client id or secret is 401, the
+ * 403 of the token call is a source address not allowed). Section 7.2 names no error type for it, so the
+ * problem is `about:blank`, as the spec's 401 of this operation declares; the Basic challenge is RFC 6749's.
+ */
+const unauthenticated = (detail: string): SandboxAnswer => ({
+  status: 401,
+  contentType: 'application/problem+json',
+  headers: { 'www-authenticate': 'Basic realm="pix"' },
+  body: { type: 'about:blank', title: 'Unauthorized', status: 401, detail },
+});
+
 /** POST /oauth/token: the client authenticates with HTTP Basic (section 5.6); the scopes asked for, or all of its own. */
 const token: Handler<PixState> = (request, _state, env) => {
   const basic = /^Basic\s+(\S+)$/i.exec(request.headers.authorization ?? '');
   const decoded = basic ? Buffer.from(basic[1]!, 'base64').toString('utf8') : '';
   const colon = decoded.indexOf(':');
   const clientId = colon > 0 ? decoded.slice(0, colon) : '';
-  if (colon <= 0 || !env.tokens.checkCredential(clientId, decoded.slice(colon + 1)))
-    throw new SandboxProblem(
-      403,
-      'AcessoNegado',
-      'the client id or secret is not one the sandbox knows (GET /_sandbox names its credentials)',
-    );
+  if (colon <= 0)
+    return unauthenticated('no client id and secret: send them as HTTP Basic credentials (Authorization: Basic base64(id:secret))');
+  if (!env.tokens.checkCredential(clientId, decoded.slice(colon + 1)))
+    return unauthenticated('the client id or secret is not one the sandbox knows (GET /_sandbox names its credentials)');
   const held = env.tokens.scopesOf(clientId) ?? [];
   const { scope } = request.body as Json;
   const asked = typeof scope === 'string' && scope.trim() !== '' ? scope.trim().split(/\s+/) : held;
