@@ -5,6 +5,7 @@
  * and `contrato verify` all come through here, so a request is refused or accepted alike by each of them
  * and by the client.
  */
+import { defaultMaxNestingDepth, nestsDeeperThan } from '../events/json.js';
 import { type JudgedAnswer, answerIssues, parameterValue, requestIssues } from '../runtime/contract-check.js';
 import type { OperationInfo } from '../runtime/contract.js';
 import type { ValidationIssue } from '../runtime/errors.js';
@@ -133,8 +134,20 @@ export interface FilePart {
   readonly bytes: Uint8Array;
 }
 
+export interface BodyParseOptions {
+  /**
+   * JSON nesting objects and arrays deeper is refused before it is parsed, rule `maxNestingDepth`: the bodies of
+   * the contract nest a few levels, and one built to exhaust whatever walks it must not reach the validators.
+   */
+  readonly maxNestingDepth?: number;
+}
+
 /** The body as JSON, a form's fields (multipart files as FileParts), text otherwise. */
-export async function parseHttpBody(bytes: Uint8Array, contentType: string | undefined): Promise<ParsedBody> {
+export async function parseHttpBody(
+  bytes: Uint8Array,
+  contentType: string | undefined,
+  options: BodyParseOptions = {},
+): Promise<ParsedBody> {
   if (bytes.length === 0) return { body: undefined };
   const text = () => new TextDecoder().decode(bytes);
   if (contentType && /multipart\/form-data/i.test(contentType)) {
@@ -161,8 +174,18 @@ export async function parseHttpBody(bytes: Uint8Array, contentType: string | und
   if (contentType && /application\/x-www-form-urlencoded/i.test(contentType))
     return { body: Object.fromEntries(new URLSearchParams(text())) };
   if (contentType && !/json/i.test(contentType)) return { body: text() };
+  const json = text();
+  const limit = options.maxNestingDepth ?? defaultMaxNestingDepth;
+  if (nestsDeeperThan(json, limit))
+    return {
+      issue: {
+        pointer: '/body',
+        rule: 'maxNestingDepth',
+        message: `nests objects and arrays deeper than ${limit} levels: send the body the operation's schema describes`,
+      },
+    };
   try {
-    return { body: JSON.parse(text()) };
+    return { body: JSON.parse(json) };
   } catch (error) {
     return {
       issue: { pointer: '/body', rule: 'json', message: `is not JSON (${(error as Error).message.split('\n')[0]}): send a JSON body` },

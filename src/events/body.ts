@@ -6,16 +6,29 @@ import type { IncomingMessage } from 'node:http';
 
 export type BodyRead =
   | { readonly outcome: 'body'; readonly bytes: Buffer }
-  /** Over the size limit; the rest is still drained, but no longer than the deadline. */
+  /** Over the size limit (by its content-length, or by the bytes that came); what was read is dropped. */
   | { readonly outcome: 'too-large' }
   /** The deadline passed before the body ended. */
   | { readonly outcome: 'timed-out' }
   /** The client closed the connection before the body ended. */
   | { readonly outcome: 'aborted' };
 
-export function readBody(request: IncomingMessage, maxBytes: number, deadlineMs: number): Promise<BodyRead> {
+export interface BodyReadOptions {
+  /**
+   * What happens to the rest of a body found too large: `drain` reads and discards it until the deadline
+   * (the connection can still answer), `stop` reads no more, so the caller answers and drops the connection.
+   */
+  readonly overflow?: 'drain' | 'stop';
+}
+
+export function readBody(request: IncomingMessage, maxBytes: number, deadlineMs: number, options: BodyReadOptions = {}): Promise<BodyRead> {
+  // A declared length over the limit is refused before a byte is read.
+  const declared = Number(request.headers['content-length']);
+  const declaredTooLarge = Number.isFinite(declared) && declared > maxBytes;
+  const stopOnOverflow = options.overflow === 'stop';
+  if (declaredTooLarge && stopOnOverflow) return Promise.resolve({ outcome: 'too-large' });
   return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
+    let chunks: Buffer[] = [];
     let size = 0;
     let settled = false;
     const settle = (read: BodyRead): void => {
@@ -32,20 +45,30 @@ export function readBody(request: IncomingMessage, maxBytes: number, deadlineMs:
       settle({ outcome: 'timed-out' });
     }, deadlineMs);
     const stop = (): void => clearTimeout(deadline);
+    // Drained from the first byte, under the deadline.
+    if (declaredTooLarge) settle({ outcome: 'too-large' });
 
-    request.on('data', (chunk: Buffer) => {
+    const onData = (chunk: Buffer): void => {
       if (settled) return;
       size += chunk.length;
       if (size > maxBytes) {
-        chunks.length = 0;
+        chunks = [];
         settle({ outcome: 'too-large' });
+        if (stopOnOverflow) {
+          // Reading no further leaves the rest in the socket, which the caller drops after its answer.
+          stop();
+          request.off('data', onData);
+          request.pause();
+        }
         return;
       }
       chunks.push(chunk);
-    });
+    };
+    request.on('data', onData);
     request.on('end', () => {
       stop();
-      settle({ outcome: 'body', bytes: Buffer.concat(chunks) });
+      settle({ outcome: 'body', bytes: Buffer.concat(chunks, size) });
+      chunks = [];
     });
     request.on('error', () => {
       stop();

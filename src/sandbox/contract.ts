@@ -168,6 +168,10 @@ export interface ProblemFormat {
     readonly notFound: string;
     readonly tooManyRequests: string;
     readonly unavailable: string;
+    /** Of the engine's 413, 408 and 500 (a body too large or too slow, a failure of the sandbox) where the operation declares no type for them. */
+    readonly tooLarge?: string;
+    readonly timedOut?: string;
+    readonly internal?: string;
   };
 }
 

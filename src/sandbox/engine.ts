@@ -4,12 +4,17 @@
  * the generated validators and cross-field checks (the very ones the clients run), a fault applied when
  * one is planned, and the module's handler called. In `strict` mode every answer is checked against the
  * response schema with closed known values and unlisted members refused, and against the error types the
- * operation declares: a drift from the contract becomes a 500 naming it, so the test suite cannot miss it.
+ * operation declares, and so is every refusal on the way (a planned fault, a token, a body too large, too
+ * slow or unreadable, a route no operation has): a drift from the contract is reported, so the test suite
+ * cannot miss it. The body is read only once the route, a planned fault and the token let the call through,
+ * so a malformed one is refused with its operation's own 400.
  */
-import { checkHttpAnswer, checkMatchedRequest } from '../checks/http-check.js';
+import { checkHttpAnswer, checkMatchedRequest, type ParsedBody } from '../checks/http-check.js';
 import type { InterfaceModules } from '../checks/registry.js';
 import { findOperation, type OperationMatch } from '../checks/router.js';
 import { responseSchema, strictValidator } from '../checks/strict-response.js';
+import type { OperationInfo } from '../runtime/contract.js';
+import type { ValidationIssue } from '../runtime/errors.js';
 import type { CompiledValidator } from '../runtime/validation.js';
 import {
   type Principal,
@@ -22,6 +27,7 @@ import {
   type TokenIssuer,
 } from './contract.js';
 import type { Fault, FaultPlan } from './faults.js';
+import { namedIssues } from './problem-details.js';
 
 type Json = Record<string, unknown>;
 
@@ -62,14 +68,21 @@ export function moduleEnvironment(env: SandboxEnvironment, document: string): Sa
   };
 }
 
+/** A body as the server read it: parsed or unreadable (ParsedBody), refused unread (413, 408), or the client went away. */
+export type CallBody =
+  | ParsedBody
+  | { readonly refused: 'too-large' | 'timed-out'; readonly detail: string }
+  | { readonly refused: 'aborted' };
+
 /** An HTTP request as the server read it. */
 export interface IncomingCall {
   readonly method: string;
   /** Path and query below the module's prefix (`/cob/abc?revisao=1`). */
   readonly target: string;
   readonly headers: Readonly<Record<string, string>>;
-  readonly body: unknown;
   readonly baseUrl: string;
+  /** Reads the body; called at most once, after the route, a planned fault and the token let the call through. */
+  readonly readBody: () => Promise<CallBody>;
 }
 
 /** What the server does with an answer: send it, or drop the connection after processing (a planned fault). */
@@ -79,6 +92,10 @@ export interface EngineAnswer extends SandboxAnswer {
   readonly operationId?: string;
   /** The answer of a fault planned through the control plane. */
   readonly injected?: boolean;
+  /** The client went away before its body ended: there is no one to answer. */
+  readonly abandoned?: boolean;
+  /** The failure of the sandbox behind a 500, for its log. */
+  readonly failure?: Error;
 }
 
 export interface EngineOptions {
@@ -94,9 +111,8 @@ export const contractRefusalHeader = 'x-contrato-refused-by-contract';
 
 const strictCache = new WeakMap<Json, Map<string, CompiledValidator | null>>();
 
-/** Drifts of an answer from the contract, judged as `contrato validate --strict --base-url` judges one. */
-function strictCheck(mounted: MountedModule, match: OperationMatch, answer: SandboxAnswer, baseUrl: string): string[] {
-  const { info } = match;
+/** Drifts of an answer to `info` from the contract, judged as `contrato validate --strict --base-url` judges one. */
+function strictCheck(mounted: MountedModule, info: OperationInfo, answer: SandboxAnswer, baseUrl: string): string[] {
   const status = String(answer.status);
   let cache = strictCache.get(mounted.bundle);
   if (!cache) {
@@ -119,6 +135,23 @@ function strictCheck(mounted: MountedModule, match: OperationMatch, answer: Sand
   return issues.map((issue) => `${info.operationId} ${status} ${issue.pointer || '/'}: ${issue.message}`);
 }
 
+/**
+ * Drifts of the answer to a route no operation has. No operation's contract covers it, so it is judged as
+ * an answer of each operation that declares its status: it must pass as one of them (the interface's own
+ * problem, a type it declares for the status), and a status none declares is a drift.
+ */
+function strictCheckUnmatched(mounted: MountedModule, answer: SandboxAnswer, baseUrl: string): string[] {
+  const status = String(answer.status);
+  const operations: readonly OperationInfo[] = Object.values(mounted.generated.operationTable);
+  let first: string[] | undefined;
+  for (const info of operations.filter((candidate) => candidate.responseStatuses.includes(status))) {
+    const drifts = strictCheck(mounted, info, answer, baseUrl);
+    if (drifts.length === 0) return [];
+    first ??= drifts.map((drift) => `(a route no operation has, judged as) ${drift}`);
+  }
+  return first ?? [`${mounted.module.document} ${status} /: no operation declares ${status}, the answer to a route no operation has`];
+}
+
 /** The token of a secured call: the scheme's header (`svc-token`) or `Authorization: Bearer`. */
 function tokenOf(match: OperationMatch, headers: Readonly<Record<string, string>>): string | undefined {
   if (match.info.tokenHeader) return headers[match.info.tokenHeader.toLowerCase()];
@@ -136,24 +169,78 @@ export class SandboxEngine {
 
   async answer(mounted: MountedModule, call: IncomingCall): Promise<EngineAnswer> {
     const match = findOperation(mounted.generated, call.method, call.target);
-    const answer = await this.#respond(mounted, call, match);
-    // The 501 of an operation without a handler is the sandbox's own gap, and an injected fault is wanted:
-    // neither is a drift of its answers.
-    if (this.#options.strict && match && answer.status !== 501 && !answer.injected)
-      for (const drift of strictCheck(mounted, match, answer, call.baseUrl)) this.#options.onDrift(drift);
+    let answer: EngineAnswer;
+    try {
+      answer = await this.#respond(mounted, call, match);
+    } catch (error) {
+      const failure = error instanceof Error ? error : new Error(String(error));
+      this.#options.onDrift(`internal error: ${match?.info.operationId ?? call.target.split('?')[0]}: ${failure.message}`);
+      answer = { ...this.#problem(mounted, match, call.baseUrl, 500, 'the sandbox failed on this request; its log says why'), failure };
+    }
+    // The 501 of an operation without a handler is the sandbox's own gap, not a drift of its answers; a client
+    // that went away has no answer to judge. Everything else is judged, refusals and planned faults included.
+    if (this.#options.strict && answer.status !== 501 && !answer.abandoned) {
+      const drifts = match ? strictCheck(mounted, match.info, answer, call.baseUrl) : strictCheckUnmatched(mounted, answer, call.baseUrl);
+      for (const drift of drifts) this.#options.onDrift(drift);
+    }
     return answer;
   }
 
-  async #respond(mounted: MountedModule, call: IncomingCall, match: OperationMatch | null): Promise<EngineAnswer> {
-    const { module, generated } = mounted;
+  /** A problem the engine raises itself (413, 408, 500): the type the operation declares for the status, else the module's. */
+  #problem(mounted: MountedModule, match: OperationMatch | null, baseUrl: string, status: 413 | 408 | 500, detail: string): EngineAnswer {
+    const { problems } = mounted.module;
+    const fallback = { 413: problems.types.tooLarge, 408: problems.types.timedOut, 500: problems.types.internal }[status];
+    const defaults = { 413: 'payload-too-large', 408: 'request-timeout', 500: 'internal-error' };
+    const type = match?.info.problemTypes.byStatus[String(status)]?.[0] ?? fallback ?? defaults[status];
+    const answer = problems.problem(new SandboxProblem(status, type, detail), this.#where(match, baseUrl));
+    return { ...answer, ...(match ? { operationId: match.info.operationId } : {}) };
+  }
+
+  /** Where a problem happened; the correlation id is drawn only when read, so a successful call leaves the seeded sequence alone. */
+  #where(match: OperationMatch | null, baseUrl: string): ProblemContext & { operationId: string } {
     const { random } = this.#options.env;
-    // Drawn only when a problem is answered, so a successful call leaves the seeded sequence alone.
-    const where = {
-      baseUrl: call.baseUrl,
+    return {
+      baseUrl,
+      operationId: match?.info.operationId ?? '',
       get correlationId() {
         return random.uuid();
       },
     };
+  }
+
+  /**
+   * A request the contract refuses. Where the operation declares no 400 but a 404 and only path values are
+   * wrong, the answer is its 404: a value its pattern refuses names no resource, and the 404 says so in a
+   * status the contract lists (GET /solicrec/{idSolicRec} declares no 400).
+   */
+  #refusal(
+    mounted: MountedModule,
+    info: OperationInfo,
+    issues: readonly ValidationIssue[],
+    request: ProblemContext & { operationId: string },
+  ) {
+    const { problems } = mounted.module;
+    const declares = (status: string) => info.responseStatuses.includes(status);
+    const pathOnly = issues.every((issue) => issue.pointer.startsWith('/path/'));
+    const refusal =
+      !declares('400') && declares('404') && pathOnly
+        ? problems.problem(
+            new SandboxProblem(
+              404,
+              problems.types.notFound,
+              `no resource has this id (${namedIssues(issues)}): use an id the interface gave`,
+              issues,
+            ),
+            request,
+          )
+        : problems.invalid(issues, request);
+    // Tells a refusal by the contract (the check every client runs first) from a rule of the module's state.
+    return { ...refusal, headers: { ...refusal.headers, [contractRefusalHeader]: 'request' }, operationId: info.operationId };
+  }
+
+  async #respond(mounted: MountedModule, call: IncomingCall, match: OperationMatch | null): Promise<EngineAnswer> {
+    const { module, generated } = mounted;
+    const where = this.#where(null, call.baseUrl);
     if (!match) {
       const path = call.target.split('?')[0];
       return module.problems.problem(
@@ -162,7 +249,7 @@ export class SandboxEngine {
       );
     }
     const { info } = match;
-    const request = { ...where, operationId: info.operationId };
+    const request = this.#where(match, call.baseUrl);
     const fault = this.#options.faults.take(info.operationId);
     const refused = this.#faultBefore(mounted, fault, request);
     if (refused) return refused;
@@ -176,23 +263,32 @@ export class SandboxEngine {
           ? `the token is ${verified === 'expired' ? 'expired' : 'not one the sandbox issued'}: ask for a new one`
           : 'no token: ask the token endpoint for one';
         const status = module.problems.unauthorizedStatus ?? 401;
-        return module.problems.problem(new SandboxProblem(status, module.problems.types.unauthorized, detail), request);
+        return {
+          ...module.problems.problem(new SandboxProblem(status, module.problems.types.unauthorized, detail), request),
+          operationId: info.operationId,
+        };
       }
       const missing = info.scopes.filter((scope) => !verified.scopes.includes(scope));
       if (info.scopes.length > 0 && missing.length === info.scopes.length)
-        return module.problems.problem(
-          new SandboxProblem(403, module.problems.types.forbidden, `the credential lacks the scope ${info.scopes.join(' or ')}`),
-          request,
-        );
+        return {
+          ...module.problems.problem(
+            new SandboxProblem(403, module.problems.types.forbidden, `the credential lacks the scope ${info.scopes.join(' or ')}`),
+            request,
+          ),
+          operationId: info.operationId,
+        };
       principal = verified;
     }
 
-    const verdict = checkMatchedRequest(generated, match, call, this.#options.env.clock.now());
-    if (verdict.issues.length > 0) {
-      const refusal = module.problems.invalid(verdict.issues, request);
-      // Tells a refusal by the contract (the check every client runs first) from a rule of the module's state.
-      return { ...refusal, headers: { ...refusal.headers, [contractRefusalHeader]: 'request' }, operationId: info.operationId };
+    const read = await call.readBody();
+    if ('refused' in read) {
+      if (read.refused === 'aborted') return { status: 0, abandoned: true, operationId: info.operationId };
+      const status = read.refused === 'too-large' ? 413 : 408;
+      return this.#problem(mounted, match, call.baseUrl, status, read.detail);
     }
+    if ('issue' in read) return this.#refusal(mounted, info, [read.issue], request);
+    const verdict = checkMatchedRequest(generated, match, { ...call, body: read.body }, this.#options.env.clock.now());
+    if (verdict.issues.length > 0) return this.#refusal(mounted, info, verdict.issues, request);
 
     const handler = module.handlers[info.operationId];
     let answer: SandboxAnswer;
@@ -213,7 +309,7 @@ export class SandboxEngine {
       path: match.pathParameters,
       query: verdict.args.query,
       headers: call.headers,
-      body: call.body,
+      body: read.body,
       principal,
       baseUrl: call.baseUrl,
     };

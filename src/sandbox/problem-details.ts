@@ -13,7 +13,9 @@ export const problemTitles: Readonly<Record<number, string>> = {
   401: 'Unauthorized',
   403: 'Forbidden',
   404: 'Not found',
+  408: 'Request timeout',
   409: 'Conflict',
+  413: 'Content too large',
   422: 'Unprocessable entity',
   429: 'Too many requests',
   500: 'Internal error',
@@ -22,6 +24,15 @@ export const problemTitles: Readonly<Record<number, string>> = {
 };
 
 const problemJson = 'application/problem+json';
+
+/** Issues named in one detail: a body of thousands of unknown members is refused in a detail of bounded size. */
+const maxNamed = 50;
+
+/** The issues as `pointer: message` lines joined with `; `, the first `maxNamed` of them and a count of the rest. */
+export function namedIssues(issues: readonly { readonly pointer: string; readonly message: string }[]): string {
+  const named = issues.slice(0, maxNamed).map(({ pointer, message }) => `${pointer || '/'}: ${message}`);
+  return issues.length > maxNamed ? `${named.join('; ')}; and ${issues.length - maxNamed} more` : named.join('; ');
+}
 
 /** The problem format of interfaces A and D at `{base_url}` (the module's sandbox address). */
 export function problemDetails(): ProblemFormat {
@@ -42,14 +53,13 @@ export function problemDetails(): ProblemFormat {
       const named = problem.violations.map(({ pointer, message }) => `${pointer || '/'}: ${message}`);
       const detail =
         named.length > 0 && !named.every((line) => problem.detail.includes(line))
-          ? `${problem.detail} (${named.join('; ')})`
+          ? `${problem.detail} (${namedIssues(problem.violations)})`
           : problem.detail;
       const base = answer(problem.status, problem.errorType, detail, context);
       return { ...base, headers: problem.headers };
     },
     invalid(issues: readonly ValidationIssue[], context): SandboxAnswer {
-      const detail = issues.map((issue) => `${issue.pointer || '/'}: ${issue.message}`).join('; ');
-      return answer(400, 'invalid-parameters', detail, context);
+      return answer(400, 'invalid-parameters', namedIssues(issues), context);
     },
     types: {
       unauthorized: 'unauthorized',
@@ -57,6 +67,9 @@ export function problemDetails(): ProblemFormat {
       notFound: 'not-found',
       tooManyRequests: 'rate-limit-exceeded',
       unavailable: 'service-unavailable',
+      tooLarge: 'payload-too-large',
+      timedOut: 'request-timeout',
+      internal: 'internal-error',
     },
   };
 }

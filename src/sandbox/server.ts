@@ -14,7 +14,7 @@ import { findInterface } from '../interfaces.js';
 import { createSandboxClock } from './clock.js';
 import type { Principal, SandboxEnvironment, SandboxModule } from './contract.js';
 import { controlPlane, controlPrefix } from './control.js';
-import { type MountedModule, moduleEnvironment, SandboxEngine } from './engine.js';
+import { type CallBody, type MountedModule, moduleEnvironment, SandboxEngine } from './engine.js';
 import { FaultPlan } from './faults.js';
 import { createSeededRandom } from './random.js';
 import { createTokenIssuer, defaultSandboxCredentials } from './tokens.js';
@@ -54,7 +54,12 @@ export interface RunningSandbox {
   stop(): Promise<void>;
 }
 
-const maxBodyBytes = 12 * 1024 * 1024;
+/**
+ * The largest body the sandbox reads: the largest request of the contract, an onboarding image of at most 10 MB
+ * (accounts, section 8) read as 10 MiB, with 64 KiB for the multipart form around it. A longer body is refused
+ * with 413 as soon as its content-length says so, or as soon as that many bytes came, and never buffered whole.
+ */
+export const maxBodyBytes = 10 * 1024 * 1024 + 64 * 1024;
 const bodyDeadlineMs = 30_000;
 
 function headersOf(request: IncomingMessage): Record<string, string> {
@@ -65,14 +70,58 @@ function headersOf(request: IncomingMessage): Record<string, string> {
   return headers;
 }
 
-function send(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}, contentType?: string): void {
+/** What the sandbox answers when it will not read a body: too large, or too slow to arrive. */
+const tooLarge = {
+  status: 413,
+  detail: `the body exceeds ${maxBodyBytes} bytes, the most the sandbox reads (a 10 MB image and its form): send a smaller body`,
+} as const;
+const tooSlow = {
+  status: 408,
+  detail: `the body did not arrive within ${bodyDeadlineMs / 1000} s: send it whole, without pauses`,
+} as const;
+
+/** Sends an answer; `close` tells the client this connection takes no further request. */
+function send(
+  response: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+  contentType?: string,
+  close = false,
+): void {
   const text = body === undefined ? '' : typeof body === 'string' && contentType && !/json/.test(contentType) ? body : JSON.stringify(body);
   response.writeHead(status, {
     ...(body === undefined ? {} : { 'content-type': contentType ?? 'application/json' }),
     'content-length': Buffer.byteLength(text),
     ...headers,
+    ...(close ? { connection: 'close' } : {}),
   });
   response.end(text);
+}
+
+/** Whether a body is still arriving that nobody read: none was asked for, or it was refused. */
+function unreadBody(request: IncomingMessage): boolean {
+  if (request.complete) return false;
+  return request.headers['transfer-encoding'] !== undefined || Number(request.headers['content-length'] ?? 0) > 0;
+}
+
+/**
+ * Answers, and when a body is still arriving unread drops the connection once the answer is sent: the rest of
+ * that body is never read (it may be 50 MB), nor taken for the next request.
+ */
+function answerAndDrop(
+  request: IncomingMessage,
+  response: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+  contentType?: string,
+): void {
+  const drop = unreadBody(request);
+  send(response, status, body, headers, contentType, drop);
+  if (!drop) return;
+  if (response.writableFinished) request.socket.destroy();
+  else response.once('finish', () => request.socket.destroy());
 }
 
 export async function startSandbox(options: SandboxOptions): Promise<RunningSandbox> {
@@ -165,13 +214,13 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     try {
       const target = request.url ?? '/';
-      const read = await readBody(request, maxBodyBytes, bodyDeadlineMs);
-      if (read.outcome !== 'body') {
-        if (read.outcome === 'aborted') return;
-        return send(response, read.outcome === 'too-large' ? 413 : 408, { detail: `body ${read.outcome}` }, { connection: 'close' });
-      }
-      const headers = headersOf(request);
       if (target === controlPrefix || target.startsWith(`${controlPrefix}/`)) {
+        const read = await readBody(request, maxBodyBytes, bodyDeadlineMs, { overflow: 'stop' });
+        if (read.outcome === 'aborted') return;
+        if (read.outcome !== 'body') {
+          const refusal = read.outcome === 'too-large' ? tooLarge : tooSlow;
+          return answerAndDrop(request, response, refusal.status, { detail: refusal.detail });
+        }
         // The control plane speaks JSON whatever the content type says (fetch marks a string body text/plain).
         const parsed = await parseHttpBody(read.bytes, 'application/json');
         if ('issue' in parsed) return send(response, 400, { detail: `${parsed.issue.pointer}: ${parsed.issue.message}` });
@@ -179,25 +228,31 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
         if (request.method !== 'GET') save();
         return send(response, answer.status, answer.body);
       }
+      const headers = headersOf(request);
       const entry = prefixes.find(
         ({ module }) => target === module.prefix || target.startsWith(`${module.prefix}/`) || target.startsWith(`${module.prefix}?`),
       );
       if (!entry)
-        return send(response, 404, {
+        return answerAndDrop(request, response, 404, {
           detail: `no interface of the sandbox is served under ${target.split('?')[0]}; see GET ${controlPrefix}`,
         });
-      const baseUrl = `${address}${entry.module.prefix}`;
-      const parsed = await parseHttpBody(read.bytes, headers['content-type']);
-      const call = { method: request.method ?? 'GET', target: target.slice(entry.module.prefix.length) || '/', headers, baseUrl };
-      if ('issue' in parsed) {
-        const problem = entry.module.problems.invalid([parsed.issue], {
-          operationId: '',
-          baseUrl,
-          correlationId: env.random.uuid(),
-        });
-        return send(response, problem.status, problem.body, { ...problem.headers });
-      }
-      const answer = await engine.answer(entry, { ...call, body: parsed.body });
+      const readCallBody = async (): Promise<CallBody> => {
+        const read = await readBody(request, maxBodyBytes, bodyDeadlineMs, { overflow: 'stop' });
+        if (read.outcome === 'aborted') return { refused: 'aborted' };
+        if (read.outcome === 'too-large') return { refused: 'too-large', detail: tooLarge.detail };
+        if (read.outcome === 'timed-out') return { refused: 'timed-out', detail: tooSlow.detail };
+        return parseHttpBody(read.bytes, headers['content-type']);
+      };
+      const call = {
+        method: request.method ?? 'GET',
+        target: target.slice(entry.module.prefix.length) || '/',
+        headers,
+        baseUrl: `${address}${entry.module.prefix}`,
+        readBody: readCallBody,
+      };
+      const answer = await engine.answer(entry, call);
+      if (answer.failure) log(`sandbox error: ${answer.failure.stack ?? answer.failure.message}`);
+      if (answer.abandoned) return;
       if (answer.delayMs) await new Promise((done) => setTimeout(done, answer.delayMs));
       if (request.method !== 'GET') save();
       if (answer.resetConnection) {
@@ -205,11 +260,11 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
         request.socket.destroy();
         return;
       }
-      send(response, answer.status, answer.body, { ...answer.headers }, answer.contentType);
+      answerAndDrop(request, response, answer.status, answer.body, { ...answer.headers }, answer.contentType);
     } catch (error) {
       log(`sandbox error: ${(error as Error).stack ?? String(error)}`);
       drifts.push(`internal error: ${(error as Error).message}`);
-      if (!response.headersSent) send(response, 500, { detail: 'the sandbox failed on this request; its log says why' });
+      if (!response.headersSent) answerAndDrop(request, response, 500, { detail: 'the sandbox failed on this request; its log says why' });
     }
   };
   const tls = options.tls;

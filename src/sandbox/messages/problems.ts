@@ -8,6 +8,10 @@
  */
 import type { ValidationIssue } from '../../runtime/errors.js';
 import type { ProblemFormat, SandboxAnswer, SandboxProblem } from '../contract.js';
+import { namedIssues } from '../problem-details.js';
+
+/** Violations listed in one answer: a body of thousands of unknown members is refused in an answer of bounded size. */
+const maxViolations = 50;
 
 function answer(
   status: number,
@@ -20,7 +24,9 @@ function answer(
     body: {
       error,
       message,
-      ...(violations.length > 0 ? { violations: violations.map(({ pointer, message: why }) => ({ pointer, message: why })) } : {}),
+      ...(violations.length > 0
+        ? { violations: violations.slice(0, maxViolations).map(({ pointer, message: why }) => ({ pointer, message: why })) }
+        : {}),
     },
   };
 }
@@ -30,7 +36,7 @@ export const messagesProblems: ProblemFormat = {
     return { ...answer(problem.status, problem.errorType, problem.detail, problem.violations), headers: problem.headers };
   },
   invalid(issues: readonly ValidationIssue[], context): SandboxAnswer {
-    const message = issues.map((issue) => `${issue.pointer || '/'}: ${issue.message}`).join('; ');
+    const message = namedIssues(issues);
     if (context.operationId === 'auth.login') return answer(401, 'unauthorized', `the login could not be read: ${message}`, []);
     return answer(400, 'invalid-request', message, issues);
   },
@@ -40,5 +46,8 @@ export const messagesProblems: ProblemFormat = {
     notFound: 'not-found',
     tooManyRequests: 'too-many-requests',
     unavailable: 'unavailable',
+    tooLarge: 'payload-too-large',
+    timedOut: 'request-timeout',
+    internal: 'internal-error',
   },
 };

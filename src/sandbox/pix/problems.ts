@@ -6,40 +6,81 @@
  */
 import { operationTable } from '../../../generated/pix/operations.js';
 import { operationTable as locationTable } from '../../../generated/pix-location/operations.js';
+import { stringifyIteratively } from '../../events/json.js';
 import type { ValidationIssue } from '../../runtime/errors.js';
 import type { ProblemFormat, SandboxAnswer, SandboxProblem } from '../contract.js';
 
 /** The error type base of the API Pix standard. */
 export const errorTypeBase = 'https://pix.bcb.gov.br/api/v2/error';
 
-const titles: Readonly<Record<string, string>> = {
+/**
+ * The title of every error type the Pix documents declare, in Portuguese; a test holds every declared type
+ * to an entry here, so a type the spec adds gets a title written for it, not one made from its name.
+ */
+export const pixProblemTitles: Readonly<Record<string, string>> = {
   AcessoNegado: 'Acesso negado.',
   NaoEncontrado: 'Entidade não encontrada.',
-  ServicoIndisponivel: 'Serviço indisponível.',
+  PermanentementeRemovido: 'Recurso removido permanentemente.',
   RequisicaoInvalida: 'Requisição inválida.',
+  ErroInternoDoServidor: 'Erro interno do servidor.',
+  ServicoIndisponivel: 'Serviço indisponível.',
+  IndisponibilidadePorTempoEsgotado: 'Serviço indisponível: tempo de resposta esgotado.',
   CobNaoEncontrado: 'Cobrança não encontrada.',
-  CobVNaoEncontrada: 'Cobrança com vencimento não encontrada.',
-  PixNaoEncontrado: 'Pix não encontrado.',
-  PixDevolucaoNaoEncontrada: 'Devolução não encontrada.',
-  WebhookNaoEncontrado: 'Webhook não encontrado.',
-  PayloadLocationNaoEncontrado: 'Location não encontrada.',
   CobOperacaoInvalida: 'Cobrança inválida.',
-  CobVOperacaoInvalida: 'Cobrança com vencimento inválida.',
   CobConsultaInvalida: 'Consulta de cobranças inválida.',
+  CobVNaoEncontrada: 'Cobrança com vencimento não encontrada.',
+  CobVOperacaoInvalida: 'Cobrança com vencimento inválida.',
   CobVConsultaInvalida: 'Consulta de cobranças com vencimento inválida.',
-  PixDevolucaoInvalida: 'Devolução inválida.',
-  PixConsultaInvalida: 'Consulta de Pix inválida.',
-  WebhookOperacaoInvalida: 'Webhook inválido.',
+  LoteCobVNaoEncontrado: 'Lote de cobranças com vencimento não encontrado.',
+  LoteCobVOperacaoInvalida: 'Lote de cobranças com vencimento: operação inválida.',
+  LoteCobVConsultaInvalida: 'Consulta de lotes de cobranças com vencimento inválida.',
+  CobRNaoEncontrado: 'Cobrança recorrente não encontrada.',
+  CobROperacaoInvalida: 'Cobrança recorrente: operação inválida.',
+  CobRConsultaInvalida: 'Consulta de cobranças recorrentes inválida.',
+  CobPayloadNaoEncontrado: 'Payload de cobrança não encontrado.',
+  CobPayloadOperacaoInvalida: 'Requisição de payload de cobrança inválida.',
+  RecNaoEncontrada: 'Recorrência não encontrada.',
+  RecOperacaoInvalida: 'Recorrência: operação inválida.',
+  RecConsultaInvalida: 'Consulta de recorrências inválida.',
+  RecPayloadNaoEncontrado: 'Payload de recorrência não encontrado.',
+  RecPayloadOperacaoInvalida: 'Requisição de payload de recorrência inválida.',
+  SolicRecNaoEncontrada: 'Solicitação de confirmação de recorrência não encontrada.',
+  SolicRecOperacaoInvalida: 'Solicitação de confirmação de recorrência: operação inválida.',
+  PayloadLocationNaoEncontrado: 'Location não encontrada.',
   PayloadLocationOperacaoInvalida: 'Location inválida.',
   PayloadLocationConsultaInvalida: 'Consulta de locations inválida.',
+  PayloadLocationRecNaoEncontrado: 'Location de recorrência não encontrada.',
+  PayloadLocationRecConsultaInvalida: 'Consulta de locations de recorrência inválida.',
+  PixNaoEncontrado: 'Pix não encontrado.',
+  PixConsultaInvalida: 'Consulta de Pix inválida.',
+  PixDevolucaoNaoEncontrada: 'Devolução não encontrada.',
+  PixDevolucaoInvalida: 'Devolução inválida.',
+  WebhookNaoEncontrado: 'Webhook não encontrado.',
+  WebhookOperacaoInvalida: 'Webhook inválido.',
+  WebhookConsultaInvalida: 'Consulta de webhooks inválida.',
+  WebhookRecOperacaoInvalida: 'Webhook de recorrências inválido.',
+  WebhookRecConsultaInvalida: 'Consulta do webhook de recorrências inválida.',
+  WebhookCobROperacaoInvalida: 'Webhook de cobranças recorrentes inválido.',
+  WebhookCobRConsultaInvalida: 'Consulta do webhook de cobranças recorrentes inválida.',
 };
 
-/** A title for types without one of their own: the type's words ("CobOperacaoInvalida" → "Cob operacao invalida."). */
-function titleOf(type: string): string {
-  const known = titles[type];
-  if (known) return known;
-  const words = type.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
-  return `${words.charAt(0).toUpperCase()}${words.slice(1)}.`;
+/** The title of each status, for a type without its own (never a title made up from the type's name). */
+const statusTitles: Readonly<Record<number, string>> = {
+  400: 'Requisição inválida.',
+  403: 'Acesso negado.',
+  404: 'Entidade não encontrada.',
+  408: 'Tempo esgotado para enviar a requisição.',
+  410: 'Recurso removido permanentemente.',
+  413: 'Requisição grande demais.',
+  429: 'Requisições demais.',
+  500: 'Erro interno do servidor.',
+  501: 'Operação não implementada.',
+  503: 'Serviço indisponível.',
+  504: 'Serviço indisponível: tempo de resposta esgotado.',
+};
+
+export function titleOf(type: string, status: number): string {
+  return pixProblemTitles[type] ?? statusTitles[status] ?? (status >= 500 ? 'Erro do servidor.' : 'Requisição recusada.');
 }
 
 const invalidTypePattern = /(OperacaoInvalida|ConsultaInvalida|DevolucaoInvalida)$/;
@@ -60,20 +101,27 @@ export function propertyOf(pointer: string): string {
     .join('.');
 }
 
+/** The longest `valor` a violation repeats: a problem must not echo a multi-megabyte value back. */
+const maxShownLength = 200;
+/** Violations listed in one problem; `detail` counts them all. */
+const maxViolations = 50;
+
 function shown(value: unknown): string | undefined {
   if (value === undefined) return undefined;
-  return typeof value === 'string' ? value : JSON.stringify(value);
+  // Without recursion: the value came from the request, and its depth is the caller's choice.
+  const text = typeof value === 'string' ? value : (stringifyIteratively(value) ?? String(value));
+  return text.length > maxShownLength ? `${text.slice(0, maxShownLength)}…` : text;
 }
 
 function body(status: number, type: string, detail: string, violations: readonly { pointer: string; message: string; value?: unknown }[]) {
   return {
     type: `${errorTypeBase}/${type}`,
-    title: titleOf(type),
+    title: titleOf(type, status),
     status,
     detail,
     ...(violations.length > 0
       ? {
-          violacoes: violations.map((violation) => {
+          violacoes: violations.slice(0, maxViolations).map((violation) => {
             const value = shown(violation.value);
             return {
               razao: violation.message,
@@ -111,5 +159,9 @@ export const pixProblems: ProblemFormat = {
     notFound: 'NaoEncontrado',
     tooManyRequests: 'RequisicaoInvalida',
     unavailable: 'ServicoIndisponivel',
+    // The standard has no type of its own for a body too large or too slow: the generic one of a refused request.
+    tooLarge: 'RequisicaoInvalida',
+    timedOut: 'RequisicaoInvalida',
+    internal: 'ErroInternoDoServidor',
   },
 };
