@@ -73,7 +73,7 @@ async function sandboxCharge(base: string): Promise<{ url: string; headers: Reco
   const created = await fetch(`${base}/pix/cob/${txid}`, {
     method: 'PUT',
     headers: { ...headers, 'content-type': 'application/json' },
-    body: JSON.stringify({ valor: { original: '10.00' }, chave: 'cobrancas@sandbox.example.com' }),
+    body: JSON.stringify({ calendario: {}, valor: { original: '10.00' }, chave: 'cobrancas@sandbox.example.com' }),
   });
   if (created.status !== 201) throw new Error(`the sandbox refused the bench charge: ${created.status} ${await created.text()}`);
   return { url: `${base}/pix/cob/${txid}`, headers };

@@ -833,7 +833,7 @@ export interface components {
             itensPorPagina: number;
             /**
              * Format: int32
-             * @description Number of pages available for these filters.
+             * @description Number of pages available for these filters; at least 1, as the standard's schema says: a list that matches nothing is one empty page (`quantidadeTotalDeItens` 0), not zero pages.
              */
             quantidadeDePaginas: number;
             /**
@@ -1208,7 +1208,7 @@ export interface components {
         };
         /**
          * CobExpiracao
-         * @description Calendar of an immediate charge request (`calendario` of cob). `expiracao` is the lifetime of the charge in seconds counted from its creation; a value of zero or less is refused with CobOperacaoInvalida (section 7.2). When the calendar or the member is left out the charge lives 86400 seconds (one day), the standard's default.
+         * @description Calendar of an immediate charge request (`calendario` of cob). `expiracao` is the lifetime of the charge in seconds counted from its creation; a value of zero or less is refused with CobOperacaoInvalida (section 7.2). When a created charge's calendar leaves the member out, the charge lives 86400 seconds (one day), the standard's default; a revision that leaves it out keeps the lifetime.
          * @example {
          *       "expiracao": 3600
          *     }
@@ -1390,10 +1390,10 @@ export interface components {
         };
         /**
          * CobSolicitada
-         * @description Body that creates an immediate charge (POST /cob, POST /cob/{txid}) or replaces one (PUT /cob/{txid}). `valor.original` and `chave` are required; `calendario` may be left out (the charge then lives 86400 seconds). Besides the schema, the service refuses with CobOperacaoInvalida a `chave` whose account does not belong to the receiving user and a `loc.id` that does not exist, is used by another charge or is of type cobv (section 7.2).
+         * @description Body that creates an immediate charge (POST /cob, POST /cob/{txid}) or replaces one (PUT /cob/{txid}). `calendario`, `valor.original` and `chave` are required, as the API Pix standard's schema requires them (the interface specification shows no cob body); `calendario` may be empty, `{}`, and the charge then lives 86400 seconds, the default of `expiracao`. Besides the schema, the service refuses with CobOperacaoInvalida a `chave` whose account does not belong to the receiving user and a `loc.id` that does not exist, is used by another charge or is of type cobv (section 7.2).
          */
         CobSolicitada: {
-            calendario?: components["schemas"]["CobExpiracao"];
+            calendario: components["schemas"]["CobExpiracao"];
             devedor?: components["schemas"]["DadosDevedor"];
             loc?: components["schemas"]["PayloadLocationCobSolicitada"];
             valor: WithRequired<components["schemas"]["CobValor"], "original">;

@@ -36,7 +36,7 @@ async function createCharge(): Promise<string> {
   const created = await fetch(`${sandbox.urlOf('pix')}/cob/${txid}`, {
     method: 'PUT',
     headers: { authorization: `Bearer ${token.access_token}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ valor: { original: '12.00' }, chave: 'cobrancas@sandbox.example.com' }),
+    body: JSON.stringify({ calendario: {}, valor: { original: '12.00' }, chave: 'cobrancas@sandbox.example.com' }),
   });
   expect(created.status).toBe(201);
   return txid;

@@ -194,7 +194,10 @@ describe('the sandbox of the watch', () => {
           retry: { maxRetries: 0 },
         });
       const before = client();
-      await before.cob.replace({ path: { txid }, body: { valor: { original: '1.00' }, chave: 'cobrancas@sandbox.example.com' } });
+      await before.cob.replace({
+        path: { txid },
+        body: { calendario: {}, valor: { original: '1.00' }, chave: 'cobrancas@sandbox.example.com' },
+      });
       await before.close();
       await sandbox.stop();
       await sandbox.start();

@@ -14,7 +14,7 @@ import { closeAll, expectNoNewDrifts, pixClientOf, planFault, quickRetries, star
 
 let sandbox: RunningSandbox;
 let client: PixClient;
-const charge = { valor: { original: '9.90' }, chave: 'cobrancas@sandbox.example.com' };
+const charge = { calendario: {}, valor: { original: '9.90' }, chave: 'cobrancas@sandbox.example.com' };
 const plan = (fault: Record<string, unknown>) => planFault(sandbox, fault);
 
 beforeAll(async () => {

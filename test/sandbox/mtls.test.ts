@@ -17,7 +17,7 @@ import { type RunningSandbox, startSandbox } from '../../src/sandbox/server.js';
 const dir = mkdtempSync(join(tmpdir(), 'contrato-sandbox-tls-'));
 let sandbox: RunningSandbox;
 const file = (name: string) => readFileSync(join(dir, name));
-const charge = { valor: { original: '5.00' }, chave: 'cobrancas@sandbox.example.com' };
+const charge = { calendario: {}, valor: { original: '5.00' }, chave: 'cobrancas@sandbox.example.com' };
 
 beforeAll(async () => {
   writeDevCertificates(dir);

@@ -52,7 +52,7 @@ const wordsOf = (check: CrossFieldCheck, request: Parameters<CrossFieldCheck['ch
 
 const cob = async (): Promise<string> => {
   const txid = generateTxid();
-  await client.cob.replace({ path: { txid }, body: { valor: { original: '10.00' }, chave: key } });
+  await client.cob.replace({ path: { txid }, body: { calendario: {}, valor: { original: '10.00' }, chave: key } });
   return txid;
 };
 const cobv = async (): Promise<string> => {

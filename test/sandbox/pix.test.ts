@@ -172,3 +172,50 @@ describe('a charge paid is CONCLUIDA, listed, notified once, and refunded', () =
     await expect(control(sandbox, '/pix/pay', { txid })).rejects.toThrow(/409.*only an ATIVA charge takes a payment/);
   });
 });
+
+describe("what the API Pix standard's schemas accept (issue 27)", () => {
+  it.each([
+    { given: 'a window with no charge', window: ['2001-01-01T00:00:00Z', '2001-01-02T00:00:00Z'], want: { pages: 1, total: 0 } },
+    { given: 'a window with charges, two per page', window: 'now', want: { pages: 'ceil(total / 2)', total: 'at least 1' } },
+  ])('GET /cob over $given counts $want.pages page(s): never 0, the standard minimum is 1', async ({ window, want }) => {
+    await client.cob.replace({ path: { txid: generateTxid() }, body: charge });
+    const now = sandbox.env.clock.nowMs();
+    const [inicio, fim] =
+      window === 'now' ? [new Date(now - 60_000).toISOString(), new Date(now + 60_000).toISOString()] : (window as string[]);
+    const listed = await client.cob.list({ query: { inicio: inicio!, fim: fim!, 'paginacao.itensPorPagina': 2 } });
+    const { quantidadeDePaginas, quantidadeTotalDeItens } = listed.parametros.paginacao!;
+    if (want.total === 0)
+      expect({ quantidadeDePaginas, quantidadeTotalDeItens, cobs: listed.cobs }).toEqual({
+        quantidadeDePaginas: 1,
+        quantidadeTotalDeItens: 0,
+        cobs: [],
+      });
+    else {
+      expect(quantidadeTotalDeItens).toBeGreaterThanOrEqual(1);
+      expect(quantidadeDePaginas).toBe(Math.ceil(quantidadeTotalDeItens / 2));
+    }
+  });
+
+  it.each([
+    { given: 'an empty calendario', body: { ...charge, calendario: {} }, want: { status: 201, expiracao: 86400 } },
+    {
+      given: 'no calendario, sent past the client',
+      body: { valor: charge.valor, chave: key },
+      want: { status: 400, propriedade: 'calendario' },
+    },
+  ])('PUT /cob/{txid} with $given: $want.status', async ({ body, want }) => {
+    const { access_token: token } = await client.auth.token({ body: { grant_type: 'client_credentials' } });
+    const answer = await fetch(`${sandbox.urlOf('pix')}/cob/${generateTxid()}`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    expect(answer.status).toBe(want.status);
+    const read = (await answer.json()) as { calendario?: { expiracao?: number }; type?: string; violacoes?: { propriedade: string }[] };
+    if (want.status === 201) expect(read.calendario?.expiracao).toBe(want.expiracao);
+    else {
+      expect(read.type).toMatch(/\/CobOperacaoInvalida$/);
+      expect(read.violacoes?.map((violation) => violation.propriedade)).toEqual([want.propriedade]);
+    }
+  });
+});

@@ -43,7 +43,7 @@ describe('the snapshot file', () => {
     await withSandbox({ snapshotFile }, async (sandbox, client) => {
       await client.cob.replace({
         path: { txid },
-        body: { valor: { original: '3.30' }, chave: 'cobrancas@sandbox.example.com' },
+        body: { calendario: {}, valor: { original: '3.30' }, chave: 'cobrancas@sandbox.example.com' },
       });
       const paid = await fetch(`${sandbox.url}/_sandbox/pix/pay`, { method: 'POST', body: JSON.stringify({ txid }) });
       expect(paid.status).toBe(200);

@@ -114,7 +114,10 @@ export function amountOf(value: number): string {
 /** RFC 3339 in UTC with milliseconds, as the sandbox writes instants. */
 export const instant = (env: SandboxEnvironment, offsetMs = 0): string => new Date(env.clock.nowMs() + offsetMs).toISOString();
 
-/** A page of `items` as the API Pix pages: `paginacao.paginaAtual` from 0, `itensPorPagina` default 100. */
+/**
+ * A page of `items` as the API Pix pages: `paginacao.paginaAtual` from 0, `itensPorPagina` default 100.
+ * `quantidadeDePaginas` is at least 1 (the standard's minimum): nothing matched is one empty page.
+ */
 export function page<T>(items: readonly T[], query: Readonly<Record<string, unknown>>): { items: T[]; paginacao: Json } {
   const current = typeof query['paginacao.paginaAtual'] === 'number' ? (query['paginacao.paginaAtual'] as number) : 0;
   const size = typeof query['paginacao.itensPorPagina'] === 'number' ? (query['paginacao.itensPorPagina'] as number) : 100;
@@ -123,7 +126,7 @@ export function page<T>(items: readonly T[], query: Readonly<Record<string, unkn
     paginacao: {
       paginaAtual: current,
       itensPorPagina: size,
-      quantidadeDePaginas: Math.ceil(items.length / size),
+      quantidadeDePaginas: Math.max(1, Math.ceil(items.length / size)),
       quantidadeTotalDeItens: items.length,
     },
   };

@@ -1,5 +1,5 @@
 /**
- * Issue 17, defects of the pix spec against the API Pix standard, through the path of
+ * Issues 17 and 27, defects of the pix spec against the API Pix standard, through the path of
  * `contrato validate pix <METHOD> <path> request|response:<STATUS>`: each with a valid and an invalid case,
  * built from the spec's own examples with one change. The rule each case names is in specs/traceability.yaml
  * (R-B-* of the inventory, R-B-std-* for rules only the standard states).
@@ -55,6 +55,15 @@ const cobv = requestExample('cobv.replace');
 const solicrec = requestExample('solicrec.create');
 const rec = requestExample('rec.create');
 const webhook = responseExample('webhook.get', '200');
+/** GET /cob answering no charge, counting `pages` pages. */
+const emptyList = (pages: number): Record<string, unknown> => ({
+  parametros: {
+    inicio: '2026-11-01T00:00:00Z',
+    fim: '2026-11-30T23:59:59Z',
+    paginacao: { paginaAtual: 0, itensPorPagina: 100, quantidadeDePaginas: pages, quantidadeTotalDeItens: 0 },
+  },
+  cobs: [],
+});
 
 const cases: Case[] = [
   // 1. GET /cobv takes the standard's loteCobVId filter, an integer.
@@ -214,6 +223,60 @@ const cases: Case[] = [
     target: request,
     document: change(rec, (c) => (c.calendario = { ...record(c.calendario), dataInicial: '2026-12-10', dataFinal: '2026-12-09' })),
     want: /^\/body\/calendario\/dataFinal: must not be before calendario\.dataInicial 2026-12-10.*\(rec-dates-in-order\)$/,
+  },
+  // 6. An immediate charge is created with calendario, as the standard's CobSolicitada requires (issue 27);
+  // an empty one keeps the default lifetime, and a revision may leave it out.
+  ...['PUT', 'POST'].map(
+    (method): Case => ({
+      rule: 'R-B-std-cob-calendario',
+      given: `an empty calendario on ${method} /cob/{txid}`,
+      method,
+      path: `/cob/${txid}`,
+      target: request,
+      document: change(cob, (c) => (c.calendario = {})),
+      want: 'valid',
+    }),
+  ),
+  ...[`/cob/${txid}`, '/cob'].flatMap((path) =>
+    (path === '/cob' ? ['POST'] : ['PUT', 'POST']).map(
+      (method): Case => ({
+        rule: 'R-B-std-cob-calendario',
+        given: `no calendario on ${method} ${path === '/cob' ? path : '/cob/{txid}'}`,
+        method,
+        path,
+        target: request,
+        document: change(cob, (c) => delete c.calendario),
+        want: /^\/body\/calendario: is required$/,
+      }),
+    ),
+  ),
+  {
+    rule: 'R-B-std-cob-calendario',
+    given: 'a revision (PATCH /cob/{txid}) without calendario',
+    method: 'PATCH',
+    path: `/cob/${txid}`,
+    target: request,
+    document: { valor: { original: '30.00' } },
+    want: 'valid',
+  },
+  // 7. A list answer counts at least one page: nothing matched is one empty page (issue 27).
+  {
+    rule: 'R-B-std-pages-at-least-one',
+    given: 'an empty list of one page',
+    method: 'GET',
+    path: `/cob?${window}`,
+    target: { kind: 'response', status: '200' },
+    document: emptyList(1),
+    want: 'valid',
+  },
+  {
+    rule: 'R-B-std-pages-at-least-one',
+    given: 'an empty list of zero pages',
+    method: 'GET',
+    path: `/cob?${window}`,
+    target: { kind: 'response', status: '200' },
+    document: emptyList(0),
+    want: /^\/parametros\/paginacao\/quantidadeDePaginas: must be at least 1 \(minimum; got 0\)$/,
   },
 ];
 
