@@ -26,12 +26,19 @@ export const problemTitles: Readonly<Record<number, string>> = {
 const problemJson = 'application/problem+json';
 
 /** Issues named in one detail: a body of thousands of unknown members is refused in a detail of bounded size. */
-const maxNamed = 50;
+export const maxNamedIssues = 50;
+/** The longest text a problem repeats from a request (a member name, a pointer, a value): the caller chose its length. */
+export const maxEchoLength = 300;
 
-/** The issues as `pointer: message` lines joined with `; `, the first `maxNamed` of them and a count of the rest. */
+/** `text` cut to maxEchoLength characters, marked with an ellipsis when cut. */
+export function clipped(text: string): string {
+  return text.length > maxEchoLength ? `${text.slice(0, maxEchoLength)}…` : text;
+}
+
+/** The issues as `pointer: message` lines joined with `; `, the first maxNamedIssues of them and a count of the rest. */
 export function namedIssues(issues: readonly { readonly pointer: string; readonly message: string }[]): string {
-  const named = issues.slice(0, maxNamed).map(({ pointer, message }) => `${pointer || '/'}: ${message}`);
-  return issues.length > maxNamed ? `${named.join('; ')}; and ${issues.length - maxNamed} more` : named.join('; ');
+  const named = issues.slice(0, maxNamedIssues).map(({ pointer, message }) => `${clipped(pointer || '/')}: ${clipped(message)}`);
+  return issues.length > maxNamedIssues ? `${named.join('; ')}; and ${issues.length - maxNamedIssues} more` : named.join('; ');
 }
 
 /** The problem format of interfaces A and D at `{base_url}` (the module's sandbox address). */

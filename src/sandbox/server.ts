@@ -40,6 +40,8 @@ export interface SandboxOptions {
    */
   readonly tls?: { readonly cert: string | Buffer; readonly key: string | Buffer; readonly ca: string | Buffer };
   readonly log?: (line: string) => void;
+  /** The whole body must arrive within this time from the headers, or 408 and the connection is dropped (default 30 s). */
+  readonly bodyTimeoutMs?: number;
 }
 
 export interface RunningSandbox {
@@ -60,7 +62,7 @@ export interface RunningSandbox {
  * with 413 as soon as its content-length says so, or as soon as that many bytes came, and never buffered whole.
  */
 export const maxBodyBytes = 10 * 1024 * 1024 + 64 * 1024;
-const bodyDeadlineMs = 30_000;
+const defaultBodyTimeoutMs = 30_000;
 
 function headersOf(request: IncomingMessage): Record<string, string> {
   const headers: Record<string, string> = {};
@@ -70,14 +72,10 @@ function headersOf(request: IncomingMessage): Record<string, string> {
   return headers;
 }
 
-/** What the sandbox answers when it will not read a body: too large, or too slow to arrive. */
+/** What the sandbox answers when it will not read a body: too large. */
 const tooLarge = {
   status: 413,
   detail: `the body exceeds ${maxBodyBytes} bytes, the most the sandbox reads (a 10 MB image and its form): send a smaller body`,
-} as const;
-const tooSlow = {
-  status: 408,
-  detail: `the body did not arrive within ${bodyDeadlineMs / 1000} s: send it whole, without pauses`,
 } as const;
 
 /** Sends an answer; `close` tells the client this connection takes no further request. */
@@ -105,9 +103,12 @@ function unreadBody(request: IncomingMessage): boolean {
   return request.headers['transfer-encoding'] !== undefined || Number(request.headers['content-length'] ?? 0) > 0;
 }
 
+/** How long a dropped connection still reads, and discards, what the client was sending. */
+const lingerMs = 2000;
+
 /**
- * Answers, and when a body is still arriving unread drops the connection once the answer is sent: the rest of
- * that body is never read (it may be 50 MB), nor taken for the next request.
+ * Answers; when a body is still arriving unread, the answer says `connection: close` and the connection is
+ * dropped after it: the rest of that body (it may be 50 MB) is never buffered, nor read as the next request.
  */
 function answerAndDrop(
   request: IncomingMessage,
@@ -118,10 +119,25 @@ function answerAndDrop(
   contentType?: string,
 ): void {
   const drop = unreadBody(request);
+  if (drop) lingerOnClose(request);
   send(response, status, body, headers, contentType, drop);
-  if (!drop) return;
-  if (response.writableFinished) request.socket.destroy();
-  else response.once('finish', () => request.socket.destroy());
+}
+
+/**
+ * Makes the close after a `connection: close` answer a lingering one (as web servers do): the write side is ended
+ * and what the client still sends is discarded for at most lingerMs, then the socket is destroyed. Destroying it
+ * at once with bytes unread resets the connection, and a reset can discard the answer before the client reads it.
+ */
+function lingerOnClose(request: IncomingMessage): void {
+  const socket = request.socket;
+  // Node closes after such an answer with socket.destroySoon(); this socket's is replaced, no other's.
+  socket.destroySoon = () => {
+    socket.end();
+    request.resume();
+    const timer = setTimeout(() => socket.destroy(), lingerMs);
+    timer.unref();
+    socket.once('close', () => clearTimeout(timer));
+  };
 }
 
 export async function startSandbox(options: SandboxOptions): Promise<RunningSandbox> {
@@ -211,6 +227,12 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     knownOperation: (operationId) => [...mounted.values()].some((entry) => operationId in entry.generated.operationTable),
   });
 
+  const bodyDeadlineMs = options.bodyTimeoutMs ?? defaultBodyTimeoutMs;
+  // What the sandbox answers when a body is too slow to arrive.
+  const tooSlow = {
+    status: 408,
+    detail: `the body did not arrive within ${bodyDeadlineMs / 1000} s: send it whole, without pauses`,
+  } as const;
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     try {
       const target = request.url ?? '/';

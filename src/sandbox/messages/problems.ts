@@ -8,10 +8,7 @@
  */
 import type { ValidationIssue } from '../../runtime/errors.js';
 import type { ProblemFormat, SandboxAnswer, SandboxProblem } from '../contract.js';
-import { namedIssues } from '../problem-details.js';
-
-/** Violations listed in one answer: a body of thousands of unknown members is refused in an answer of bounded size. */
-const maxViolations = 50;
+import { clipped, maxNamedIssues, namedIssues } from '../problem-details.js';
 
 function answer(
   status: number,
@@ -25,7 +22,11 @@ function answer(
       error,
       message,
       ...(violations.length > 0
-        ? { violations: violations.slice(0, maxViolations).map(({ pointer, message: why }) => ({ pointer, message: why })) }
+        ? {
+            violations: violations
+              .slice(0, maxNamedIssues)
+              .map(({ pointer, message: why }) => ({ pointer: clipped(pointer), message: clipped(why) })),
+          }
         : {}),
     },
   };

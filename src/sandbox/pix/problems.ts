@@ -9,6 +9,7 @@ import { operationTable as locationTable } from '../../../generated/pix-location
 import { stringifyIteratively } from '../../events/json.js';
 import type { ValidationIssue } from '../../runtime/errors.js';
 import type { ProblemFormat, SandboxAnswer, SandboxProblem } from '../contract.js';
+import { clipped, maxNamedIssues } from '../problem-details.js';
 
 /** The error type base of the API Pix standard. */
 export const errorTypeBase = 'https://pix.bcb.gov.br/api/v2/error';
@@ -101,16 +102,10 @@ export function propertyOf(pointer: string): string {
     .join('.');
 }
 
-/** The longest `valor` a violation repeats: a problem must not echo a multi-megabyte value back. */
-const maxShownLength = 200;
-/** Violations listed in one problem; `detail` counts them all. */
-const maxViolations = 50;
-
 function shown(value: unknown): string | undefined {
   if (value === undefined) return undefined;
   // Without recursion: the value came from the request, and its depth is the caller's choice.
-  const text = typeof value === 'string' ? value : (stringifyIteratively(value) ?? String(value));
-  return text.length > maxShownLength ? `${text.slice(0, maxShownLength)}…` : text;
+  return clipped(typeof value === 'string' ? value : (stringifyIteratively(value) ?? String(value)));
 }
 
 function body(status: number, type: string, detail: string, violations: readonly { pointer: string; message: string; value?: unknown }[]) {
@@ -121,11 +116,12 @@ function body(status: number, type: string, detail: string, violations: readonly
     detail,
     ...(violations.length > 0
       ? {
-          violacoes: violations.slice(0, maxViolations).map((violation) => {
+          // At most maxNamedIssues, each repeating at most maxEchoLength characters of the request: `detail` counts them all.
+          violacoes: violations.slice(0, maxNamedIssues).map((violation) => {
             const value = shown(violation.value);
             return {
-              razao: violation.message,
-              propriedade: propertyOf(violation.pointer),
+              razao: clipped(violation.message),
+              propriedade: clipped(propertyOf(violation.pointer)),
               ...(value === undefined ? {} : { valor: value }),
             };
           }),
