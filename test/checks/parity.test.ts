@@ -21,7 +21,7 @@ import { contractRefusalHeader } from '../../src/sandbox/engine.js';
 import { sandboxModules } from '../../src/sandbox/modules.js';
 import { type RunningSandbox, startSandbox } from '../../src/sandbox/server.js';
 import { documentCases } from '../specs/accounts/cases.js';
-import { accountsClientOf, coreBankingClientOf, pixClientOf } from '../helpers/sandbox.js';
+import { accountsClientOf, coreBankingClientOf, pixClientOf, watchDrifts } from '../helpers/sandbox.js';
 import { argsOf, callByOperationId } from '../helpers/spec-examples.js';
 import { readFileSync } from 'node:fs';
 
@@ -122,7 +122,7 @@ const clients = new Map<string, { close(): Promise<void> }>();
 
 beforeAll(async () => {
   // A frozen clock: nothing scheduled by an accepted case settles between a refused case's two state readings.
-  sandbox = await startSandbox({ modules: sandboxModules, seed: 'parity', strict: true, speed: 0 });
+  sandbox = watchDrifts(await startSandbox({ modules: sandboxModules, seed: 'parity', strict: true, speed: 0 }));
   for (const [document, make] of Object.entries(clientsOf)) clients.set(document, make(sandbox));
   scratch = mkdtempSync(join(tmpdir(), 'contrato-parity-'));
 });

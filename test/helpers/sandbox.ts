@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { createServer, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterEach, expect } from 'vitest';
+import { afterAll, afterEach, expect } from 'vitest';
 import { type AccountsClient, type AccountsClientOptions, createAccountsClient } from '../../src/accounts/index.js';
 import { bundledSpecPath } from '../../src/checks/registry.js';
 import { strictValidator } from '../../src/checks/strict-response.js';
@@ -19,7 +19,10 @@ import { check } from '../../src/runtime/validation.js';
 import type { DeliveryRecord, MountableModule } from '../../src/sandbox/contract.js';
 import { type RunningSandbox, type SandboxOptions, startSandbox } from '../../src/sandbox/server.js';
 
-/** Starts a strict sandbox of `modules` on the seed `<label>-<now>`, printing it (`sandbox seed: …`). */
+/** The strict sandboxes whose drifts are checked after each test, with how many of their drifts were already judged. */
+const watched = new Map<RunningSandbox, number>();
+
+/** Starts a strict sandbox of `modules` on the seed `<label>-<now>`, printing it (`sandbox seed: …`); its drifts fail the test that made them. */
 export async function startSeeded(
   label: string,
   modules: readonly MountableModule[],
@@ -27,17 +30,43 @@ export async function startSeeded(
 ): Promise<RunningSandbox> {
   const seed = `${label}-${Date.now()}`;
   console.log(`sandbox seed: ${seed}`);
-  return startSandbox({ ...options, modules, seed, strict: true });
+  const sandbox = await startSandbox({ ...options, modules, seed, strict: true });
+  watched.set(sandbox, 0);
+  return sandbox;
 }
 
-/** Registers an afterEach that fails the test whose calls made the sandbox report a drift from the contract. */
+/** The drifts of `sandbox` not judged yet, now judged: a test that expects a drift takes it here and asserts it. */
+export function takeDrifts(sandbox: RunningSandbox): string[] {
+  const drifts = sandbox.drifts();
+  const fresh = drifts.slice(watched.get(sandbox) ?? 0);
+  watched.set(sandbox, drifts.length);
+  return fresh;
+}
+
+/**
+ * Every strict sandbox of startSeeded (and of watchDrifts) is checked after each test and after the file:
+ * an answer its contract does not declare fails the test that caused it, and no test file can forget to look.
+ * Registered once per test file (vitest evaluates this module again for each file).
+ */
+afterEach(() => {
+  for (const sandbox of watched.keys()) expect(takeDrifts(sandbox), 'drifts from the contract (strict sandbox)').toEqual([]);
+});
+afterAll(() => {
+  for (const sandbox of watched.keys()) expect(takeDrifts(sandbox), 'drifts from the contract (strict sandbox)').toEqual([]);
+  watched.clear();
+});
+
+/** Watches a strict sandbox started without startSeeded (startSandbox with strict: true) from its start, as startSeeded's are. */
+export function watchDrifts(sandbox: RunningSandbox): RunningSandbox {
+  if (!watched.has(sandbox)) watched.set(sandbox, 0);
+  return sandbox;
+}
+
+/** Kept for the files that call it: startSeeded's sandboxes are watched already; one started otherwise is watched from here on. */
 export function expectNoNewDrifts(sandbox: () => RunningSandbox | undefined): void {
-  let seen = 0;
   afterEach(() => {
-    const drifts = sandbox()?.drifts() ?? [];
-    const fresh = drifts.slice(seen);
-    seen = drifts.length;
-    expect(fresh).toEqual([]);
+    const current = sandbox();
+    if (current) watchDrifts(current);
   });
 }
 

@@ -13,7 +13,7 @@ import { sandboxModules } from '../../src/sandbox/modules.js';
 import { pixProblems } from '../../src/sandbox/pix/problems.js';
 import { type RunningSandbox, startSandbox } from '../../src/sandbox/server.js';
 import { declareVerb } from '../../src/sandbox/verb-contract.js';
-import { closeAll, deliveries, expectNoNewDrifts, pixClientOf, startSeeded } from '../helpers/sandbox.js';
+import { closeAll, deliveries, expectNoNewDrifts, pixClientOf, startSeeded, watchDrifts } from '../helpers/sandbox.js';
 
 let sandbox: RunningSandbox;
 let client: PixClient;
@@ -183,7 +183,7 @@ describe('a verb whose product would leave the contract is undone', () => {
   });
 
   it('400 naming the member of the answer; the state is as before and nothing was sent', async () => {
-    const own = await startSandbox({ modules: [drifting], seed: 'drifting', strict: true });
+    const own = watchDrifts(await startSandbox({ modules: [drifting], seed: 'drifting', strict: true }));
     try {
       const answer = await fetch(`${own.url}/_sandbox/pix/receive`, { method: 'POST', body: JSON.stringify({ valor: '10.00' }) });
       const body = (await answer.json()) as Record<string, any>;

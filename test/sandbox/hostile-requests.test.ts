@@ -1,0 +1,165 @@
+/**
+ * Hostile requests against a strict sandbox of every interface on 127.0.0.1 (issue 27, items 3 to 5): JSON
+ * nested 100 000 deep and malformed JSON are the operation's own declared 400, in the interface's own problem
+ * content type; malformed multipart forms are 400; a body over the limit is a 413 problem answered from its
+ * declared length or as soon as the limit is passed, the connection dropped; a malformed id on an operation
+ * that declares no 400 is a status it declares. No answer is a 500, and the helper fails any test whose
+ * answers drift from the contract (an expected drift is taken and asserted by its test).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { operationTable as accountsTable } from '../../generated/accounts/operations.js';
+import { operationTable as coreBankingTable } from '../../generated/core-banking/operations.js';
+import { operationTable as messagesTable } from '../../generated/messages/operations.js';
+import { operationTable as pixTable } from '../../generated/pix/operations.js';
+import { operationTable as locationTable } from '../../generated/pix-location/operations.js';
+import type { OperationInfo } from '../../src/runtime/contract.js';
+import { sandboxModules } from '../../src/sandbox/modules.js';
+import { maxBodyBytes, type RunningSandbox } from '../../src/sandbox/server.js';
+import { closeAll, startSeeded, takeDrifts } from '../helpers/sandbox.js';
+import { authorization, bodyProbes, errorTypeOf, goodUpload, malformedMultipart, nestedJson, rawRequest } from './hostile.js';
+
+const tables: Record<string, Record<string, OperationInfo>> = {
+  pix: pixTable,
+  'pix-location': locationTable,
+  accounts: accountsTable,
+  'core-banking': coreBankingTable,
+  messages: messagesTable,
+};
+const declares = (document: string, operationId: string, status: number) =>
+  tables[document]![operationId]!.responseStatuses.includes(String(status));
+
+let sandbox: RunningSandbox;
+const auth: Record<string, Record<string, string>> = {};
+let onboardingId = '';
+
+beforeAll(async () => {
+  sandbox = await startSeeded('hostile-requests', sandboxModules);
+  for (const { document } of bodyProbes) auth[document] = await authorization(sandbox.url, document);
+  const created = await fetch(`${sandbox.urlOf('accounts')}/onboarding`, {
+    method: 'POST',
+    headers: { ...auth.accounts, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      person: {
+        name: 'Renata Alves Moura',
+        document: '12345678909',
+        phone: '+5511912345678',
+        address: { zipCode: '01310100', address: 'Avenida Paulista', number: '900', district: 'Bela Vista' },
+      },
+    }),
+  });
+  expect(created.status, await created.clone().text()).toBe(201);
+  onboardingId = ((await created.json()) as { id: string }).id;
+});
+afterAll(() => closeAll(sandbox, []));
+
+describe('bodies that cannot be read as JSON', () => {
+  const given = [
+    { given: 'JSON nested 100 000 deep', body: nestedJson(100_000) },
+    { given: 'JSON nested 65 deep, one past the bound', body: nestedJson(65) },
+    { given: 'malformed JSON', body: '{"valor": {"original": "1.00"' },
+  ];
+  const cases = bodyProbes.flatMap((probe) => given.map((body) => ({ ...probe, ...body })));
+  it.each(cases)('$given to $document $operationId: its declared 400 $type, in its problem content type', async (c) => {
+    const answer = await rawRequest(`${sandbox.url}${c.path}`, {
+      method: c.method,
+      headers: { ...auth[c.document], 'content-type': 'application/json' },
+      body: c.body,
+    });
+    expect(declares(c.document, c.operationId, answer.status), `${answer.status} ${answer.text.slice(0, 300)}`).toBe(true);
+    expect(answer.status).toBe(400);
+    expect(answer.headers['content-type']).toBe(c.problemJson ? 'application/problem+json' : 'application/json');
+    expect(errorTypeOf(answer.text)).toBe(c.type);
+    expect(answer.text).toMatch(c.given.includes('nested') ? /deeper than 64 levels/ : /is not JSON/);
+  });
+
+  it('JSON nested 64 deep, at the bound, is read and judged by the schema', async () => {
+    const answer = await rawRequest(`${sandbox.url}/pix/cob/hostileRequestsTxid0000000000002`, {
+      method: 'PUT',
+      headers: { ...auth.pix, 'content-type': 'application/json' },
+      body: nestedJson(64),
+    });
+    expect(answer.status).toBe(400);
+    expect(answer.text).not.toMatch(/deeper than/);
+    expect(answer.text).toMatch(/must be an object/);
+  });
+});
+
+describe('multipart forms (accounts onboarding.uploadImage)', () => {
+  it('a well-formed upload is taken: the route, the token and the onboarding are right', async () => {
+    const answer = await rawRequest(`${sandbox.urlOf('accounts')}/onboarding/${onboardingId}/images`, {
+      method: 'POST',
+      headers: { ...auth.accounts, 'content-type': goodUpload.contentType },
+      body: Buffer.from(goodUpload.body, 'latin1'),
+    });
+    expect(answer.status, answer.text).toBe(200);
+  });
+
+  it.each(malformedMultipart())('$given: 400 invalid-parameters, a problem', async ({ contentType, body }) => {
+    const answer = await rawRequest(`${sandbox.urlOf('accounts')}/onboarding/${onboardingId}/images`, {
+      method: 'POST',
+      headers: { ...auth.accounts, 'content-type': contentType },
+      body: Buffer.from(body, 'latin1'),
+    });
+    expect(answer.status, answer.text.slice(0, 300)).toBe(400);
+    expect(answer.headers['content-type']).toBe('application/problem+json');
+    expect(errorTypeOf(answer.text)).toBe('invalid-parameters');
+    // However many members were wrong, the problem stays small.
+    expect(answer.text.length).toBeLessThan(20_000);
+  });
+});
+
+describe('bodies over the limit', () => {
+  const cases = bodyProbes.flatMap((probe) => [
+    { ...probe, given: 'a declared length of 50 MB, nothing sent', request: { declare: 50 * 1024 * 1024 } },
+    { ...probe, given: 'a declared length one byte over the limit', request: { declare: maxBodyBytes + 1 } },
+    { ...probe, given: '50 MB streamed without a length', request: { stream: 50 * 1024 * 1024 } },
+  ]);
+  it.each(cases)('$given to $document $operationId: a 413 problem, and the connection dropped', async (c) => {
+    const answer = await rawRequest(`${sandbox.url}${c.path}`, {
+      method: c.method,
+      headers: { ...auth[c.document], 'content-type': 'application/json' },
+      ...c.request,
+    });
+    expect(answer.status, answer.text.slice(0, 300)).toBe(413);
+    expect(answer.headers['content-type']).toBe(c.problemJson ? 'application/problem+json' : 'application/json');
+    expect(answer.text).toMatch(new RegExp(`exceeds ${maxBodyBytes} bytes`));
+    expect(answer.headers.connection).toBe('close');
+    expect(answer.closed).toBe(true);
+    // Answered from the limit, not after reading the rest: a streamed body stops a few chunks past it.
+    expect(answer.bytesSent).toBeLessThan(maxBodyBytes + 8 * 1024 * 1024);
+    // The contract declares no 413 today: strict mode says so, once, until the spec declares it.
+    const drifts = takeDrifts(sandbox);
+    if (declares(c.document, c.operationId, 413)) expect(drifts).toEqual([]);
+    else
+      expect(drifts).toEqual([
+        expect.stringMatching(new RegExp(`^${c.operationId.replace('.', '\\.')} 413 /: status 413 is not in the contract`)),
+      ]);
+  });
+});
+
+describe('a malformed id where the operation declares no 400', () => {
+  const cases = [
+    {
+      given: 'GET /solicrec/{idSolicRec} with symbols',
+      path: '/solicrec/!!bad',
+      operationId: 'solicrec.get',
+      want: 404,
+      type: 'NaoEncontrado',
+    },
+    {
+      given: 'GET /solicrec/{idSolicRec} too long',
+      path: `/solicrec/SC${'1'.repeat(60)}`,
+      operationId: 'solicrec.get',
+      want: 404,
+      type: 'NaoEncontrado',
+    },
+    { given: 'GET /cob/{txid} (declares 400) too short', path: '/cob/x', operationId: 'cob.get', want: 400, type: 'CobConsultaInvalida' },
+  ];
+  it.each(cases)('$given: $want $type, a status the operation declares', async ({ path, operationId, want, type }) => {
+    const answer = await rawRequest(`${sandbox.urlOf('pix')}${path}`, { method: 'GET', headers: { ...auth.pix } });
+    expect(answer.status, answer.text).toBe(want);
+    expect(declares('pix', operationId, answer.status)).toBe(true);
+    expect(answer.headers['content-type']).toBe('application/problem+json');
+    expect(errorTypeOf(answer.text)).toBe(type);
+  });
+});
