@@ -152,7 +152,7 @@ describe('README', () => {
       });
       expect(stderr).toBe('');
       const want: Record<string, RegExp> = {
-        accounts: /^wallet \d+ PENDING_VERIFICATION\nwallets on ETH: 1\norder [0-9a-f-]{36} PENDING_OPERATOR\n$/,
+        accounts: /^wallet \d+ PENDING_VERIFICATION\nwallets on ETH: 1\norder [0-9a-f-]{36} APPROVED\n$/,
         pix: /^charge \w{32} ATIVA 00020101021226\d\d0014br\.gov\.bcb\nnow CONCLUIDA paid by E\d{8}\d{12}\w{11}\n$/,
         messages: /^sent (E00360305\d{12}\w{11})\nreceived pacs\.002\nsave cursor \S+\n$/,
         'core-banking':

@@ -983,7 +983,7 @@ export interface paths {
         put?: never;
         /**
          * Place a crypto order
-         * @description Places a BUY or SELL order on a quote (sections 2.9 and 4.6). Send exactly one of `amountBrl` and `amountAsset` (rule 2). BUY requires `destinationWalletId`; SELL requires `originWalletId` (rule 1), and the origin must be a wallet VERIFIED with `eligibleForSellOrigin` true (rule 3). The body never carries `accountId`, `assetNetworkId` or a ceiling: limits are read from the wallet (rule 7; a BUY in the first-purchase window is capped at `buyMaxBrl`, 300.00 BRL by default, and later BUYs at the auto-execution cap, hard cap 50000 BRL). Every status transition of the order is notified by `crypto.order.updated`, and settlement also by `crypto.order.settled` (section 6.4).
+         * @description Places a BUY or SELL order on a quote (sections 2.9 and 4.6). Send exactly one of `amountBrl` and `amountAsset` (rule 2). BUY requires `destinationWalletId`; SELL requires `originWalletId` (rule 1), and the origin must be a wallet VERIFIED with `eligibleForSellOrigin` true (rule 3). The body never carries `accountId`, `assetNetworkId` or a ceiling: limits are read from the wallet (rule 7). A BUY in the first-purchase window may not go above `buyMaxBrl`, the cautious ceiling (300.00 BRL by default). Later, `buyMaxBrl` is the auto-execution cap (never above 50000 BRL) and `sellMaxBrl` the auto-approval ceiling of a SELL: they bound what runs without a person, not what may be ordered, so an order above them is accepted and waits in PENDING_OPERATOR for the operator's decision (section 3), as does one when no limit was resolved (docs/decisions.md). Every status transition of the order is notified by `crypto.order.updated`, and settlement also by `crypto.order.settled` (section 6.4).
          *
          *     `Idempotency-Key` is optional (at most 128 characters). The request id of the call is taken from `Idempotency-Key`, else `x-request-id`, else `x-correlation-id`, else a generated UUID (at most 128 characters). A partner attestation refusal answers 403; an internal 401 of the broker becomes 503 (rule 6). The status code of the creation is not shown; 201 is assumed.
          */
@@ -1894,18 +1894,21 @@ export interface components {
         };
         /**
          * OnboardingCreated
-         * @description Answer to an onboarding creation (section 4.3): a message, the id and the status (1, awaiting approval, section 3). Response shape: open.
+         * @description Answer to an onboarding creation (section 4.3: "201 { message, id, status }"; section 3: the creation moves the onboarding to status 1, awaiting approval, and "response carries message, id, status"). All three are required, and `status` is 1: an answer without the id gives the caller nothing to send the images to. Other members are accepted (section 9.3).
          */
         OnboardingCreated: {
             /** @description Human-readable message. */
-            message?: string;
+            message: string;
             /**
              * Format: uuid
-             * @description Id of the onboarding, used to send its images.
+             * @description Id of the onboarding (uuid, section 2.4), used to send its images.
              */
-            id?: string;
-            /** @description Status of the onboarding; 1 (awaiting approval) after creation. */
-            status?: number;
+            id: string;
+            /**
+             * @description Status of the onboarding after creation, always 1 (awaiting approval, section 3).
+             * @constant
+             */
+            status: 1;
         };
         /**
          * OnboardingImageUploadRequest
@@ -2766,12 +2769,12 @@ export interface components {
          * CaasWalletLimits
          * @description Operating limits of a wallet as resolved by the platform (sections 2.9 and 4.6 rule 7). The partner reads them and never sends a ceiling.
          *
-         *     BUY: during the first-purchase window (no BUY of the wallet SETTLED yet and the first-purchase toggle on), `buyMaxBrl` is the cautious ceiling with `buySource` FIRST_PURCHASE, by default 300.00 BRL. After the first BUY reaches SETTLED, or with the toggle off, `buyMaxBrl` is the auto-execution cap (hard cap 50000 BRL). SELL: `sellMaxBrl` is the auto-approval ceiling (`sellSource` SELL_AUTO_APPROVE_CEILING).
+         *     BUY: during the first-purchase window (no BUY of the wallet SETTLED yet and the first-purchase toggle on), `buyMaxBrl` is the cautious ceiling with `buySource` FIRST_PURCHASE, by default 300.00 BRL. After the first BUY reaches SETTLED, or with the toggle off, `buyMaxBrl` is the auto-execution cap (hard cap 50000 BRL). SELL: `sellMaxBrl` is the auto-approval ceiling (`sellSource` SELL_AUTO_APPROVE_CEILING). The first-purchase ceiling bounds a BUY; the auto-execution cap and the auto-approval ceiling bound only what runs without a person: an order above them waits for the operator (PENDING_OPERATOR).
          *
          *     A null maximum does NOT mean unlimited: the matching reason (`buyReason`, `sellReason`) then says why there is no figure (CEILING_DISABLED, CEILING_UNREADABLE, POLICY_UNRESOLVED), and the rule below requires that reason whenever the maximum is null. Response shape: open (section 9.3).
          */
         CaasWalletLimits: {
-            /** @description Largest BUY in BRL, as a decimal string (`300.00`); null means no figure could be resolved (see `buyReason`), never unlimited. */
+            /** @description In the first-purchase window, the largest BUY in BRL; after it, the largest BUY executed automatically. A decimal string (`300.00`); null means no figure could be resolved (see `buyReason`), never unlimited. */
             buyMaxBrl?: string | null;
             /** @description Largest SELL in BRL auto-approved, as a decimal string; null means no figure could be resolved (see `sellReason`), never unlimited. */
             sellMaxBrl?: string | null;
@@ -2896,7 +2899,7 @@ export interface components {
         CaasWalletId: string;
         /**
          * CaasQuoteRequest
-         * @description Request of a CaaS price quote (POST /crypto-caas/quotes, sections 2.9 and 4.6). Strict; the body never carries `accountId` or `assetNetworkId`. The asset/network pair must be one of BTC/BTC, ETH/ETH, USDT/ETH, USDT/TRX, USDC/ETH; a SELL quote requires `originWalletId` (rule 1). Both rules are checked below.
+         * @description Request of a CaaS price quote (POST /crypto-caas/quotes, sections 2.9 and 4.6). Strict; the body never carries `accountId` or `assetNetworkId`. The asset/network pair must be one of BTC/BTC, ETH/ETH, USDT/ETH, USDT/TRX, USDC/ETH; a SELL quote requires `originWalletId` and a BUY quote `destinationWalletId` (rule 1: "BUY requires destinationWalletId", said of quotes and orders alike). These rules are checked below.
          */
         CaasQuoteRequest: {
             operation: components["schemas"]["CaasOperation"];
@@ -2928,6 +2931,9 @@ export interface components {
         }) & ({
             /** @constant */
             operation?: "BUY";
+        } | unknown) & ({
+            /** @constant */
+            operation?: "SELL";
         } | unknown));
         /**
          * CaasQuote

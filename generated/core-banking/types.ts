@@ -654,7 +654,7 @@ export interface components {
              * @description BaaS partner owning the rule.
              */
             baasId?: string;
-            /** @description Rule name (non-empty). */
+            /** @description Rule name, never empty (section 2.13, "name (non-empty)"). */
             name?: string;
             /** @description Percentage component of the fee. */
             percent?: number;

@@ -79,8 +79,9 @@ export {
   checkBilletPaymentAmount,
   checkBuyAmount,
   checkImageUpload,
-  checkSellAmount,
   checkSellOrigin,
   imageUploadStatuses,
+  type OrderHandling,
+  orderHandling,
 } from './read-checks.js';
 export * from '../runtime/client-options.js';

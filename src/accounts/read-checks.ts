@@ -3,7 +3,8 @@
  * client read before the call: the onboarding before sending its images (section 3), the billet info
  * before paying it (section 4.4), the wallet before a CaaS quote or order (section 4.6 rules 3 and 7,
  * section 8). Each check is a pure function returning the issues that stop the call, none when it can
- * go; the `rule` of an issue is the rule's id in specs/traceability.yaml.
+ * go; the `rule` of an issue is the rule's id in specs/traceability.yaml. `orderHandling` stops nothing: it
+ * foretells whether a CaaS order runs automatically or waits for the operator, and why.
  *
  * Pointers are rooted at the value read (`/status` of the onboarding, `/limits/buyMaxBrl` of the
  * wallet), or at the request when the request is at fault (`/body/payment/amount`, `/body/amountBrl`),
@@ -127,7 +128,7 @@ export function checkSellOrigin(wallet: CaasWallet): readonly ValidationIssue[] 
   return issues;
 }
 
-/** Section 8 and section 4.6 rule 7: no BUY is auto-executed above 50000 BRL, whatever the wallet's figure. */
+/** Section 8 and section 4.6 rule 7: no BUY is executed automatically above 50000 BRL, whatever the wallet's figure. */
 export const buyHardCapBrl = '50000';
 
 /** The order of two decimal strings of the CaaS format (digits, optional point and decimals), exactly. */
@@ -169,7 +170,7 @@ function ceilingOf(
       issue: issue(
         '/limits',
         rule,
-        `limits is null: the broker failed closed and resolved no ${operation} limit, which is not unlimited; send no ${operation} until the wallet shows its limits`,
+        `limits is null: the broker failed closed and resolved no ${operation} limit, which is not unlimited, so no ${operation} is handled automatically: it waits in PENDING_OPERATOR for the operator's decision`,
         null,
       ),
     };
@@ -182,7 +183,7 @@ function ceilingOf(
       issue: issue(
         `/limits/${field}`,
         rule,
-        `${field} is null (reason ${shown(reason)}): the broker resolved no ${operation} ceiling, and that does not mean unlimited; hold ${operation} orders until ${field} has a figure`,
+        `${field} is null (reason ${shown(reason)}): the broker resolved no ${operation} ceiling, which does not mean unlimited, so no ${operation} is handled automatically: it waits in PENDING_OPERATOR for the operator's decision`,
         null,
       ),
     };
@@ -192,7 +193,7 @@ function ceilingOf(
       issue: issue(
         `/limits/${field}`,
         rule,
-        `${field} ${shown(max)} is not a decimal amount, so no ceiling can be read: read the wallet again`,
+        `${field} ${shown(max)} is not a decimal amount, so no ceiling can be read and the order is expected to wait for the operator; read the wallet again`,
         max,
       ),
     };
@@ -200,72 +201,68 @@ function ceilingOf(
 }
 
 /**
- * BUY of `amountBrl` (the decimal string of the quote or order) to this wallet, against its limits:
- * - R-A-caas-first-purchase-window: while `buySource` is FIRST_PURCHASE, `buyMaxBrl` is the cautious
- *   first-purchase ceiling (300.00 by default);
- * - R-A-caas-buy-cap: otherwise `buyMaxBrl` is the auto-execution cap; CaasWalletLimits calls it the
- *   largest BUY, and the amount must not be above it;
- * - R-A-limit-buy-hard-cap: never above 50000 BRL, whatever the wallet says.
- * `limits: null` and a null `buyMaxBrl` mean the broker failed closed: every BUY is refused. `limits`
- * (or `buyMaxBrl`) omitted means the broker lacks the field: only the hard cap is checked. One issue at
- * most for the amount: the tighter limit it breaks.
+ * R-A-caas-first-purchase-window: a BUY of `amountBrl` (the decimal string of the quote or order) to this
+ * wallet while its first-purchase window is open (`buySource` FIRST_PURCHASE) must not go above `buyMaxBrl`,
+ * the cautious first-purchase ceiling (300.00 by default; section 4.6 rule 7, section 8). That ceiling is the
+ * only BUY limit that refuses: outside the window `buyMaxBrl` is the auto-execution cap, and a BUY above it
+ * is placed and waits for the operator (see `orderHandling`). A window whose ceiling is null, or limits null
+ * or omitted, refuse nothing here: no figure was resolved, so the platform decides.
  */
 export function checkBuyAmount(wallet: CaasWallet, amountBrl: string): readonly ValidationIssue[] {
   const malformed = amountIssue(amountBrl);
   if (malformed) return [malformed];
-  const ceiling = ceilingOf(wallet, 'buy', 'R-A-caas-buy-cap');
-  if (ceiling && 'issue' in ceiling) return [ceiling.issue];
-  if (ceiling && compareDecimals(amountBrl, ceiling.max) > 0 && compareDecimals(ceiling.max, buyHardCapBrl) <= 0) {
-    const firstPurchase = wallet.limits?.buySource === 'FIRST_PURCHASE';
-    return [
-      firstPurchase
-        ? issue(
-            '/body/amountBrl',
-            'R-A-caas-first-purchase-window',
-            `amountBrl ${amountBrl} is above buyMaxBrl ${ceiling.max}, the first-purchase ceiling: buy at most ${ceiling.max} until the wallet's first BUY settles`,
-            amountBrl,
-          )
-        : issue(
-            '/body/amountBrl',
-            'R-A-caas-buy-cap',
-            `amountBrl ${amountBrl} exceeds buyMaxBrl ${ceiling.max}, the wallet's auto-execution cap: buy at most ${ceiling.max} in one order`,
-            amountBrl,
-          ),
-    ];
-  }
-  if (compareDecimals(amountBrl, buyHardCapBrl) > 0)
-    return [
-      issue(
-        '/body/amountBrl',
-        'R-A-limit-buy-hard-cap',
-        `amountBrl ${amountBrl} goes over the ${buyHardCapBrl} BRL hard cap of a BUY: send at most ${buyHardCapBrl} BRL in one BUY order`,
-        amountBrl,
-      ),
-    ];
-  return none;
+  if (wallet.limits?.buySource !== 'FIRST_PURCHASE') return none;
+  const ceiling = ceilingOf(wallet, 'buy', 'R-A-caas-first-purchase-window');
+  if (!ceiling || 'issue' in ceiling || compareDecimals(amountBrl, ceiling.max) <= 0) return none;
+  return [
+    issue(
+      '/body/amountBrl',
+      'R-A-caas-first-purchase-window',
+      `amountBrl ${amountBrl} is above buyMaxBrl ${ceiling.max}, the first-purchase ceiling: buy at most ${ceiling.max} until the wallet's first BUY settles`,
+      amountBrl,
+    ),
+  ];
 }
 
 /**
- * R-A-caas-sell-ceiling: SELL of `amountBrl` from this wallet against `sellMaxBrl`, the auto-approval
- * ceiling (section 4.6 rule 7). What the platform does with a larger SELL is not shown; this check
- * reads the figure as CaasWalletLimits describes it, the largest SELL, and refuses above it. null limits
- * or a null `sellMaxBrl` refuse every SELL (failed closed); omitted ones leave the amount unchecked. For
- * an order by `amountAsset`, pass its value in BRL at the quote's price.
+ * How the platform is expected to handle an order, read from the wallet before placing it (section 4.6
+ * rule 7, section 3): `automatic` within the auto-execution cap of a BUY (`buyMaxBrl` after the first-purchase
+ * window, never above 50000 BRL) or the auto-approval ceiling of a SELL (`sellMaxBrl`); `operator` above it,
+ * or when no figure was resolved (limits null or a null maximum: failed closed, not unlimited), the order then
+ * accepted and left in PENDING_OPERATOR for the operator's decision, with the reason; `unknown` when the broker
+ * lacks the figure (limits or the maximum omitted) and the amount is within the hard cap. Nothing here refuses
+ * an order: `checkBuyAmount` does, for the first-purchase ceiling.
  */
-export function checkSellAmount(wallet: CaasWallet, amountBrl: string): readonly ValidationIssue[] {
-  const malformed = amountIssue(amountBrl);
-  if (malformed) return [malformed];
-  const rule = 'R-A-caas-sell-ceiling';
-  const ceiling = ceilingOf(wallet, 'sell', rule);
-  if (ceiling && 'issue' in ceiling) return [ceiling.issue];
+export type OrderHandling =
+  | { readonly handling: 'automatic' }
+  | { readonly handling: 'operator'; readonly reason: ValidationIssue }
+  | { readonly handling: 'unknown' };
+
+export function orderHandling(wallet: CaasWallet, operation: 'BUY' | 'SELL', amountBrl: string): OrderHandling {
+  const buy = operation === 'BUY';
+  const rule = buy ? 'R-A-caas-buy-cap' : 'R-A-caas-sell-ceiling';
+  const ceiling = ceilingOf(wallet, buy ? 'buy' : 'sell', rule);
+  if (ceiling && 'issue' in ceiling) return { handling: 'operator', reason: ceiling.issue };
+  const name = buy ? 'buyMaxBrl, the auto-execution cap' : 'sellMaxBrl, the auto-approval ceiling';
   if (ceiling && compareDecimals(amountBrl, ceiling.max) > 0)
-    return [
-      issue(
+    return {
+      handling: 'operator',
+      reason: issue(
         '/body/amountBrl',
         rule,
-        `amountBrl ${amountBrl} is above sellMaxBrl ${ceiling.max}, the auto-approval ceiling of SELL: sell at most ${ceiling.max} in one order`,
+        `amountBrl ${amountBrl} is above ${name} ${ceiling.max}: the order is accepted and waits in PENDING_OPERATOR for the operator's decision`,
         amountBrl,
       ),
-    ];
-  return none;
+    };
+  if (buy && compareDecimals(amountBrl, buyHardCapBrl) > 0)
+    return {
+      handling: 'operator',
+      reason: issue(
+        '/body/amountBrl',
+        'R-A-limit-buy-hard-cap',
+        `amountBrl ${amountBrl} is above the ${buyHardCapBrl} BRL hard cap of automatic execution: the order is accepted and waits in PENDING_OPERATOR for the operator's decision`,
+        amountBrl,
+      ),
+    };
+  return ceiling ? { handling: 'automatic' } : { handling: 'unknown' };
 }

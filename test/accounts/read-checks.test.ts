@@ -10,9 +10,10 @@ import {
   checkBilletPaymentAmount,
   checkBuyAmount,
   checkImageUpload,
-  checkSellAmount,
   checkSellOrigin,
   type components,
+  type OrderHandling,
+  orderHandling,
   type ValidationIssue,
 } from '../../src/accounts/index.js';
 
@@ -111,91 +112,134 @@ describe('checkSellOrigin', () => {
   });
 });
 
+const limits = (given: Partial<Schemas['CaasWalletLimits']>): Schemas['CaasWallet'] => ({
+  id: '17',
+  limits: { sellMaxBrl: '10000.00', sellSource: 'SELL_AUTO_APPROVE_CEILING', ...given } as Schemas['CaasWalletLimits'],
+});
+const window = limits({
+  buyMaxBrl: '300.00',
+  buySource: 'FIRST_PURCHASE',
+  firstPurchase: { active: true, limitBrl: '300.00', enabled: true },
+});
+const capped = limits({ buyMaxBrl: '20000.00', buySource: 'AUTO_EXECUTION' });
+const atHardCap = limits({ buyMaxBrl: '50000.00' });
+const amount = '/body/amountBrl';
+
+// Section 4.6 rule 7: only the first-purchase ceiling refuses a BUY; the caps above it send it to the operator.
 describe('checkBuyAmount', () => {
-  const limits = (buy: Partial<Schemas['CaasWalletLimits']>): Schemas['CaasWallet'] => ({
-    id: '17',
-    limits: { sellMaxBrl: '10000.00', sellSource: 'SELL_AUTO_APPROVE_CEILING', ...buy } as Schemas['CaasWalletLimits'],
-  });
-  const window = limits({
-    buyMaxBrl: '300.00',
-    buySource: 'FIRST_PURCHASE',
-    firstPurchase: { active: true, limitBrl: '300.00', enabled: true },
-  });
-  const capped = limits({ buyMaxBrl: '20000.00', buySource: 'AUTO_EXECUTION' });
-  const atHardCap = limits({ buyMaxBrl: '50000.00' });
-  const amount = '/body/amountBrl';
   it.each<{ given: string; wallet: Schemas['CaasWallet']; amountBrl: string; want: string[] }>([
     { given: 'first-purchase window, 300.00', wallet: window, amountBrl: '300.00', want: [] },
     { given: 'first-purchase window, 300', wallet: window, amountBrl: '300', want: [] },
     { given: 'first-purchase window, 300.01', wallet: window, amountBrl: '300.01', want: [`${amount} R-A-caas-first-purchase-window`] },
-    { given: 'auto-execution cap 20000.00, 20000', wallet: capped, amountBrl: '20000', want: [] },
+    { given: 'first-purchase window, 60000', wallet: window, amountBrl: '60000', want: [`${amount} R-A-caas-first-purchase-window`] },
     {
-      given: 'auto-execution cap 20000.00, 20000.000000000000000001',
-      wallet: capped,
-      amountBrl: '20000.000000000000000001',
-      want: [`${amount} R-A-caas-buy-cap`],
+      given: 'first-purchase window without a resolved ceiling, 350',
+      wallet: limits({ buyMaxBrl: null, buyReason: 'POLICY_UNRESOLVED', buySource: 'FIRST_PURCHASE' }),
+      amountBrl: '350',
+      want: [],
     },
-    { given: 'auto-execution cap 20000.00, 60000', wallet: capped, amountBrl: '60000', want: [`${amount} R-A-caas-buy-cap`] },
-    { given: 'cap 50000.00, 50000', wallet: atHardCap, amountBrl: '50000', want: [] },
-    { given: 'cap 50000.00, 50000.01', wallet: atHardCap, amountBrl: '50000.01', want: [`${amount} R-A-caas-buy-cap`] },
-    { given: 'limits omitted, 50000', wallet: { id: '17' }, amountBrl: '50000', want: [] },
-    { given: 'limits omitted, 50000.01', wallet: { id: '17' }, amountBrl: '50000.01', want: [`${amount} R-A-limit-buy-hard-cap`] },
-    { given: 'buyMaxBrl omitted, 50000.00', wallet: limits({}), amountBrl: '50000.00', want: [] },
-    { given: 'buyMaxBrl omitted, 50000.01', wallet: limits({}), amountBrl: '50000.01', want: [`${amount} R-A-limit-buy-hard-cap`] },
-    {
-      given: 'buyMaxBrl above the hard cap, 50000.01',
-      wallet: limits({ buyMaxBrl: '90000.00' }),
-      amountBrl: '50000.01',
-      want: [`${amount} R-A-limit-buy-hard-cap`],
-    },
-    { given: 'limits null (failed closed), 10', wallet: { id: '17', limits: null }, amountBrl: '10', want: ['/limits R-A-caas-buy-cap'] },
-    {
-      given: 'buyMaxBrl null with its reason, 10',
-      wallet: limits({ buyMaxBrl: null, buyReason: 'CEILING_UNREADABLE' }),
-      amountBrl: '10',
-      want: ['/limits/buyMaxBrl R-A-caas-buy-cap'],
-    },
+    { given: 'auto-execution cap 20000.00, 20000.01 (goes to the operator)', wallet: capped, amountBrl: '20000.01', want: [] },
+    { given: 'auto-execution cap 20000.00, 60000 (goes to the operator)', wallet: capped, amountBrl: '60000', want: [] },
+    { given: 'limits omitted, 50000.01', wallet: { id: '17' }, amountBrl: '50000.01', want: [] },
+    { given: 'limits null (failed closed), 10', wallet: { id: '17', limits: null }, amountBrl: '10', want: [] },
     { given: 'an amount that is not a decimal', wallet: capped, amountBrl: '1e4', want: [`${amount} decimal`] },
-    { given: 'a zero amount', wallet: capped, amountBrl: '0.00', want: [`${amount} decimal`] },
-  ])(
-    'R-A-caas-buy-cap, R-A-limit-buy-hard-cap, R-A-caas-first-purchase-window, R-A-limit-first-purchase: $given → $want',
-    ({ wallet, amountBrl, want }) => {
-      expect(brief(checkBuyAmount(wallet, amountBrl))).toEqual(want);
-    },
-  );
+    { given: 'a zero amount', wallet: window, amountBrl: '0.00', want: [`${amount} decimal`] },
+  ])('R-A-caas-first-purchase-window, R-A-limit-first-purchase: $given → $want', ({ wallet, amountBrl, want }) => {
+    expect(brief(checkBuyAmount(wallet, amountBrl))).toEqual(want);
+  });
 
   it('R-A-limit-buy-hard-cap: the hard cap is 50000 BRL (section 8)', () => {
     expect(buyHardCapBrl).toBe('50000');
   });
 });
 
-describe('checkSellAmount', () => {
-  const rule = 'R-A-caas-sell-ceiling';
-  const wallet = (sell: Partial<Schemas['CaasWalletLimits']> | null | undefined): Schemas['CaasWallet'] =>
-    sell === undefined
+describe('orderHandling', () => {
+  const sell = (given: Partial<Schemas['CaasWalletLimits']> | null | undefined): Schemas['CaasWallet'] =>
+    given === undefined
       ? { id: '9' }
-      : { id: '9', limits: sell === null ? null : ({ buyMaxBrl: '300.00', ...sell } as Schemas['CaasWalletLimits']) };
-  it.each<{ given: string; wallet: Schemas['CaasWallet']; amountBrl: string; want: string[] }>([
-    { given: 'ceiling 10000.00, 10000', wallet: wallet({ sellMaxBrl: '10000.00' }), amountBrl: '10000', want: [] },
+      : { id: '9', limits: given === null ? null : ({ buyMaxBrl: '300.00', ...given } as Schemas['CaasWalletLimits']) };
+  const handled = (found: OrderHandling): string =>
+    found.handling === 'operator' ? `operator ${found.reason.pointer} ${found.reason.rule}` : found.handling;
+  it.each<{ given: string; wallet: Schemas['CaasWallet']; operation: 'BUY' | 'SELL'; amountBrl: string; want: string }>([
+    { given: 'BUY within the auto-execution cap', wallet: capped, operation: 'BUY', amountBrl: '20000', want: 'automatic' },
     {
-      given: 'ceiling 10000.00, 10000.01',
-      wallet: wallet({ sellMaxBrl: '10000.00' }),
+      given: 'BUY a hair above the auto-execution cap',
+      wallet: capped,
+      operation: 'BUY',
+      amountBrl: '20000.000000000000000001',
+      want: `operator ${amount} R-A-caas-buy-cap`,
+    },
+    { given: 'BUY of 50000 at a cap of 50000.00', wallet: atHardCap, operation: 'BUY', amountBrl: '50000', want: 'automatic' },
+    {
+      given: 'BUY of 50000.01 at a cap of 50000.00',
+      wallet: atHardCap,
+      operation: 'BUY',
+      amountBrl: '50000.01',
+      want: `operator ${amount} R-A-caas-buy-cap`,
+    },
+    { given: 'BUY, limits omitted, 50000', wallet: { id: '17' }, operation: 'BUY', amountBrl: '50000', want: 'unknown' },
+    {
+      given: 'BUY, limits omitted, 50000.01',
+      wallet: { id: '17' },
+      operation: 'BUY',
+      amountBrl: '50000.01',
+      want: `operator ${amount} R-A-limit-buy-hard-cap`,
+    },
+    {
+      given: 'BUY, a cap read above the hard cap, 50000.01',
+      wallet: limits({ buyMaxBrl: '90000.00' }),
+      operation: 'BUY',
+      amountBrl: '50000.01',
+      want: `operator ${amount} R-A-limit-buy-hard-cap`,
+    },
+    {
+      given: 'BUY, limits null',
+      wallet: { id: '17', limits: null },
+      operation: 'BUY',
+      amountBrl: '10',
+      want: 'operator /limits R-A-caas-buy-cap',
+    },
+    {
+      given: 'BUY, buyMaxBrl null with its reason',
+      wallet: limits({ buyMaxBrl: null, buyReason: 'CEILING_UNREADABLE' }),
+      operation: 'BUY',
+      amountBrl: '10',
+      want: 'operator /limits/buyMaxBrl R-A-caas-buy-cap',
+    },
+    { given: 'BUY within the first-purchase ceiling', wallet: window, operation: 'BUY', amountBrl: '250.00', want: 'automatic' },
+    {
+      given: 'SELL at the auto-approval ceiling',
+      wallet: sell({ sellMaxBrl: '10000.00' }),
+      operation: 'SELL',
+      amountBrl: '10000',
+      want: 'automatic',
+    },
+    {
+      given: 'SELL above the auto-approval ceiling',
+      wallet: sell({ sellMaxBrl: '10000.00' }),
+      operation: 'SELL',
       amountBrl: '10000.01',
-      want: [`/body/amountBrl ${rule}`],
+      want: `operator ${amount} R-A-caas-sell-ceiling`,
     },
-    { given: 'ceiling 0.5, 0.49', wallet: wallet({ sellMaxBrl: '0.5' }), amountBrl: '0.49', want: [] },
-    { given: 'ceiling 999.99, 1000', wallet: wallet({ sellMaxBrl: '999.99' }), amountBrl: '1000', want: [`/body/amountBrl ${rule}`] },
-    { given: 'limits omitted', wallet: wallet(undefined), amountBrl: '750000', want: [] },
-    { given: 'limits null', wallet: wallet(null), amountBrl: '1', want: [`/limits ${rule}`] },
+    { given: 'SELL below a ceiling of 0.5', wallet: sell({ sellMaxBrl: '0.5' }), operation: 'SELL', amountBrl: '0.49', want: 'automatic' },
+    { given: 'SELL, limits omitted', wallet: sell(undefined), operation: 'SELL', amountBrl: '750000', want: 'unknown' },
+    { given: 'SELL, limits null', wallet: sell(null), operation: 'SELL', amountBrl: '1', want: 'operator /limits R-A-caas-sell-ceiling' },
     {
-      given: 'sellMaxBrl null, CEILING_DISABLED',
-      wallet: wallet({ sellMaxBrl: null, sellReason: 'CEILING_DISABLED' }),
+      given: 'SELL, sellMaxBrl null, CEILING_DISABLED',
+      wallet: sell({ sellMaxBrl: null, sellReason: 'CEILING_DISABLED' }),
+      operation: 'SELL',
       amountBrl: '1',
-      want: [`/limits/sellMaxBrl ${rule}`],
+      want: 'operator /limits/sellMaxBrl R-A-caas-sell-ceiling',
     },
-    { given: 'sellMaxBrl unreadable', wallet: wallet({ sellMaxBrl: 'ten' }), amountBrl: '1', want: [`/limits/sellMaxBrl ${rule}`] },
-  ])(`${rule}: $given → $want`, ({ wallet: read, amountBrl, want }) => {
-    expect(brief(checkSellAmount(read, amountBrl))).toEqual(want);
+    {
+      given: 'SELL, sellMaxBrl unreadable',
+      wallet: sell({ sellMaxBrl: 'ten' }),
+      operation: 'SELL',
+      amountBrl: '1',
+      want: 'operator /limits/sellMaxBrl R-A-caas-sell-ceiling',
+    },
+  ])('R-A-caas-buy-cap, R-A-limit-buy-hard-cap, R-A-caas-sell-ceiling: $given → $want', ({ wallet, operation, amountBrl, want }) => {
+    expect(handled(orderHandling(wallet, operation, amountBrl))).toBe(want);
   });
 });
 
@@ -208,16 +252,18 @@ describe('messages of the read checks', () => {
     checkBilletPaymentAmount({}, { payment: { amount: 150 } }),
     checkSellOrigin({ verificationStatus: 'PENDING_VERIFICATION', eligibleForSellOrigin: false }),
     checkBuyAmount({ limits: { buyMaxBrl: '300.00', buySource: 'FIRST_PURCHASE' } }, '300.01'),
-    checkBuyAmount({ limits: { buyMaxBrl: '20000.00' } }, '20000.01'),
-    checkBuyAmount({}, '50000.01'),
-    checkBuyAmount({ limits: null }, '1'),
-    checkBuyAmount({ limits: { buyMaxBrl: null, buyReason: 'POLICY_UNRESOLVED' } }, '1'),
-    checkSellAmount({ limits: { sellMaxBrl: '10.00' } }, '10.01'),
-    checkSellAmount({ limits: null }, '1'),
+    ...[
+      orderHandling({ limits: { buyMaxBrl: '20000.00' } }, 'BUY', '20000.01'),
+      orderHandling({}, 'BUY', '50000.01'),
+      orderHandling({ limits: null }, 'BUY', '1'),
+      orderHandling({ limits: { buyMaxBrl: null, buyReason: 'POLICY_UNRESOLVED' } }, 'BUY', '1'),
+      orderHandling({ limits: { sellMaxBrl: '10.00' } }, 'SELL', '10.01'),
+      orderHandling({ limits: null }, 'SELL', '1'),
+    ].map((found) => (found.handling === 'operator' ? [found.reason] : [])),
   ];
   const issues = refused.flat();
 
-  it('R-A-onboarding-image-states, R-A-billet-changeable-value, R-A-billet-updated-value, R-A-caas-sell-verified, R-A-caas-buy-cap, R-A-limit-buy-hard-cap, R-A-caas-sell-ceiling: one line naming the field, the rule once and what to do', () => {
+  it('R-A-onboarding-image-states, R-A-billet-changeable-value, R-A-billet-updated-value, R-A-caas-sell-verified, R-A-caas-first-purchase-window, R-A-caas-buy-cap, R-A-limit-buy-hard-cap, R-A-caas-sell-ceiling: one line naming the field, the rule once and what to do', () => {
     expect(issues).toHaveLength(14);
     for (const found of issues) {
       const field = found.pointer.split('/').pop()!;
@@ -248,8 +294,7 @@ describe('messages of the read checks', () => {
     expect(checkBilletPaymentAmount({ totalUpdated: 152.37 }, { payment: { amount: 150 } })[0]!.message).toContain(
       'payment.amount 150 differs from totalUpdated 152.37',
     );
-    expect(checkBuyAmount({ limits: { buyMaxBrl: null, buyReason: 'CEILING_UNREADABLE' } }, '1')[0]!.message).toContain(
-      '"CEILING_UNREADABLE"',
-    );
+    const unreadable = orderHandling({ limits: { buyMaxBrl: null, buyReason: 'CEILING_UNREADABLE' } }, 'BUY', '1');
+    expect(unreadable.handling === 'operator' && unreadable.reason.message).toContain('"CEILING_UNREADABLE"');
   });
 });

@@ -91,7 +91,7 @@ describe('CaaS quotes and orders (sections 3, 4.6 and 6.4)', () => {
     walletId = (await client.caasWallets.create({ body: { network: 'ETH', address: ethAddress('d') } })).data.id!;
   });
 
-  it('a BUY above the first-purchase ceiling is 422; within it PENDING_OPERATOR, settled, the window closes', async () => {
+  it('a BUY above the first-purchase ceiling is 422; within it APPROVED at once, settled, the window closes', async () => {
     const quote = (
       await client.caasQuotes.create({ body: { operation: 'BUY', network: 'ETH', asset: 'ETH', destinationWalletId: walletId } })
     ).data;
@@ -106,7 +106,7 @@ describe('CaaS quotes and orders (sections 3, 4.6 and 6.4)', () => {
       await client.caasOrders.create({ body: { operation: 'BUY', quoteId: quote.id!, amountBrl: '250.00', destinationWalletId: walletId } })
     ).data;
     expect(order).toMatchObject({
-      status: 'PENDING_OPERATOR',
+      status: 'APPROVED',
       isFirstPurchase: true,
       amountBrl: '250.00',
       lockedPriceBrl: quote.askPriceBrl,
@@ -122,17 +122,38 @@ describe('CaaS quotes and orders (sections 3, 4.6 and 6.4)', () => {
     const moves = events
       .filter((event) => event.type === 'crypto.order.updated' && event.data.orderId === order.id)
       .map((event) => `${event.data.previousStatus}>${event.data.status}`);
-    expect(moves).toEqual(['DRAFT>PENDING_OPERATOR', 'PENDING_OPERATOR>APPROVED', 'APPROVED>EXECUTED', 'EXECUTED>SETTLED']);
+    expect(moves).toEqual(['DRAFT>APPROVED', 'APPROVED>EXECUTED', 'EXECUTED>SETTLED']);
     expect(events.some((event) => event.type === 'crypto.order.settled' && event.data.orderId === order.id)).toBe(true);
-    // The window is closed: a larger BUY is accepted now.
+    // The window is closed: buyMaxBrl is now the auto-execution cap, and nothing above it is refused.
     const next = (
       await client.caasQuotes.create({ body: { operation: 'BUY', network: 'ETH', asset: 'USDC', destinationWalletId: walletId } })
     ).data;
     expect(next.isFirstPurchase).toBe(false);
-    const big = await client.caasOrders.create({
-      body: { operation: 'BUY', quoteId: next.id!, amountBrl: '1000.00', destinationWalletId: walletId },
-    });
-    expect(big.data.status).toBe('PENDING_OPERATOR');
+    const placed = async (amountBrl: string) =>
+      (await client.caasOrders.create({ body: { operation: 'BUY', quoteId: next.id!, amountBrl, destinationWalletId: walletId } })).data;
+    expect(await placed('1000.00')).toMatchObject({ status: 'APPROVED' });
+    const aboveCap = await placed('50000.01');
+    expect(aboveCap.status).toBe('PENDING_OPERATOR');
+    expect(await control(sandbox, '/accounts/approveOrder', { orderId: aboveCap.id })).toMatchObject({ status: 'APPROVED' });
+  });
+
+  it.each([
+    { given: 'within the auto-approval ceiling', amountBrl: '20000.00', want: 'APPROVED' },
+    { given: 'above the auto-approval ceiling (the operator decides, nothing refused)', amountBrl: '20000.01', want: 'PENDING_OPERATOR' },
+  ])('a SELL $given is $want', async ({ amountBrl, want }) => {
+    const origin = (await client.caasWallets.create({ body: { network: 'ETH', address: ethAddress(want === 'APPROVED' ? '7' : '8') } }))
+      .data.id!;
+    await control(sandbox, '/accounts/verifyWallet', { walletId: origin });
+    const quote = (await client.caasQuotes.create({ body: { operation: 'SELL', network: 'ETH', asset: 'ETH', originWalletId: origin } }))
+      .data;
+    const order = await client.caasOrders.create({ body: { operation: 'SELL', quoteId: quote.id!, amountBrl, originWalletId: origin } });
+    expect(order.data.status).toBe(want);
+  });
+
+  it('a BUY quote without destinationWalletId is refused (section 4.6 rule 1), naming the member', async () => {
+    const refused = await raw('POST', '/crypto-caas/quotes', { operation: 'BUY', network: 'ETH', asset: 'ETH', amountBrl: '10.00' });
+    expect(refused.status).toBe(400);
+    expect(JSON.stringify(refused.body)).toMatch(/destinationWalletId/);
   });
 
   it('SELL needs a VERIFIED wallet; once verified it is ordered and the operator can reject it', async () => {
@@ -143,7 +164,7 @@ describe('CaaS quotes and orders (sections 3, 4.6 and 6.4)', () => {
     const order = (
       await client.caasOrders.create({ body: { operation: 'SELL', quoteId: quote.id!, amountAsset: '100', originWalletId: walletId } })
     ).data;
-    expect(order).toMatchObject({ status: 'PENDING_OPERATOR', amountAsset: '100.00000000', depositAddress: expect.stringMatching(/^0x/) });
+    expect(order).toMatchObject({ status: 'APPROVED', amountAsset: '100.00000000', depositAddress: expect.stringMatching(/^0x/) });
     const rejected = await control(sandbox, '/accounts/rejectOrder', { orderId: order.id, reason: 'Origem em análise' });
     expect(rejected).toMatchObject({ status: 'REJECTED', rejectionReason: 'Origem em análise' });
     await expect(control(sandbox, '/accounts/approveOrder', { orderId: order.id })).rejects.toThrow(/REJECTED/);

@@ -1,14 +1,16 @@
 /**
  * CaaS quotes and orders (sections 2.9, 3, 4.6 and 6.4). A quote prices an allowed asset/network pair
  * (seeded mid price, 50 bps spread, a network fee) for 30 seconds; an order locks it, with exactly one of
- * amountBrl and amountAsset, the wallet limits checked as the client's read-checks do (first-purchase
- * ceiling, auto-execution cap, 50000 BRL hard cap, SELL only from a VERIFIED eligible wallet, SELL
- * ceiling). An order is created DRAFT and submitted for the operator: PENDING_OPERATOR. The control plane
+ * amountBrl and amountAsset, the wallet read as the client's read-checks read it: a BUY above the
+ * first-purchase ceiling and a SELL from a wallet not VERIFIED and eligible are refused (422); an order
+ * within the auto-execution cap (BUY, 50000 BRL at most) or the auto-approval ceiling (SELL) is approved at
+ * once (DRAFT → APPROVED), one above it, or with no figure resolved, waits for the operator (DRAFT →
+ * PENDING_OPERATOR) — section 4.6 rule 7, decisions.md (issue 27). The control plane
  * is the operator and the broker: `approveOrder`, `settleOrder` (APPROVED → EXECUTED → SETTLED, the BRL
  * side booked in the ledger; the first settled BUY of a wallet closes its first-purchase window) and
  * `rejectOrder`. Every transition sends crypto.order.updated; settlement also crypto.order.settled.
  */
-import { checkBuyAmount, checkSellAmount, checkSellOrigin } from '../../accounts/read-checks.js';
+import { checkBuyAmount, checkSellOrigin, orderHandling } from '../../accounts/read-checks.js';
 import type { ValidationIssue } from '../../runtime/errors.js';
 import type { ControlVerb, Handler, SandboxEnvironment } from '../contract.js';
 import { accountOf, notFound, refuse } from './access.js';
@@ -115,7 +117,9 @@ export const orderHandlers: Record<string, Handler<AccountsState>> = {
       unprocessable(checkBuyAmount(view, amountBrl));
       if (BigInt(balanceOf(state, account.id).available) < cents + networkFeeCents[String(q.network)]!)
         refuse(422, 'insufficient-balance', `the account's available balance does not cover ${amountBrl} BRL plus the network fee`);
-    } else unprocessable([...checkSellOrigin(view), ...checkSellAmount(view, amountBrl)]);
+    } else unprocessable(checkSellOrigin(view));
+    // Within the automatic limit the order goes on by itself; above it (or with none resolved) a person decides.
+    const automatic = orderHandling(view, buy ? 'BUY' : 'SELL', amountBrl).handling === 'automatic';
     const at = instant(env);
     const order: Owned = {
       accountId: account.id,
@@ -150,7 +154,7 @@ export const orderHandlers: Record<string, Handler<AccountsState>> = {
       },
     };
     state.orders.push(order);
-    move(state, env, order, 'PENDING_OPERATOR');
+    move(state, env, order, automatic ? 'APPROVED' : 'PENDING_OPERATOR');
     return order.record;
   }),
   'caasOrders.list': (request, state, env) => {

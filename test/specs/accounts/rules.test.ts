@@ -547,11 +547,13 @@ const coveredElsewhere: Record<string, string> = {
   'R-A-crypto-event-dedup': 'test/events/parse.test.ts (dedupeKey table)',
   'R-A-crypto-order-updated-optional-fields': 'test/events/parse.test.ts (settled without destinationWalletId; optional members)',
   'R-A-caas-sell-verified': 'test/accounts/read-checks.test.ts: checkSellOrigin(wallet) with the wallet read before',
-  'R-A-caas-first-purchase-window': 'test/accounts/read-checks.test.ts: checkBuyAmount(wallet, amountBrl) in the window',
-  'R-A-caas-buy-cap': 'test/accounts/read-checks.test.ts: checkBuyAmount(wallet, amountBrl) against buyMaxBrl',
-  'R-A-caas-sell-ceiling': 'test/accounts/read-checks.test.ts: checkSellAmount(wallet, amountBrl) against sellMaxBrl',
+  'R-A-caas-first-purchase-window':
+    'test/accounts/read-checks.test.ts: checkBuyAmount(wallet, amountBrl) refuses above the ceiling in the window',
+  'R-A-caas-buy-cap': 'test/accounts/read-checks.test.ts: orderHandling(wallet, BUY, amountBrl), above buyMaxBrl the operator decides',
+  'R-A-caas-sell-ceiling':
+    'test/accounts/read-checks.test.ts: orderHandling(wallet, SELL, amountBrl), above sellMaxBrl the operator decides',
   'R-A-limit-first-purchase': 'as R-A-caas-first-purchase-window (test/accounts/read-checks.test.ts)',
-  'R-A-limit-buy-hard-cap': 'test/accounts/read-checks.test.ts: checkBuyAmount refuses above 50000 BRL',
+  'R-A-limit-buy-hard-cap': 'test/accounts/read-checks.test.ts: orderHandling sends a BUY above 50000 BRL to the operator',
   'R-A-caas-order-operator': 'state move on the server; crypto.order.updated with previousStatus tested in test/events',
   'R-A-caas-order-settle': 'state move on the server; crypto.order.updated and crypto.order.settled tested in test/events',
   'R-A-caas-order-every-transition': 'state moves on the server; the updated event keys each transition (test/events)',

@@ -22,6 +22,7 @@ export interface Case {
 const uuid = '0e3ec47e-2fc8-4c4c-bdee-0eb80eb91a50';
 const key = { 'Idempotency-Key': 'inv-2026-11-000123' };
 const feeRule = { name: 'Tarifa Pix recebido', percent: 0.99, minAmount: 0.5, maxAmount: 15 };
+const feeRuleRead = { id: uuid, baasId: uuid, ...feeRule, fixedAmount: 0, weight: 3, effectiveDate: null, requirements: [] };
 const feeRuleUpdate = { percent: 1.2, minAmount: 0.5, maxAmount: 20 };
 const invoice = { customerId: 88123, pixKey: 'financeiro@padaria.com.br', dueDate: '2026-12-10', amount: 149.9, type: 'IMMEDIATE' };
 const invoicePath = { accountId: 1234 };
@@ -151,6 +152,15 @@ export const cases: Case[] = [
     operation: 'feeRules.create',
     args: { body: { ...feeRule, name: '' } },
     want: invalid('/body/name', 'minLength'),
+  },
+  // Section 2.13 says the name is non-empty of the fee rule itself, so the answer holds it too (issue 27).
+  { rule: 'R-D-feerule-name', given: 'a fee rule answered with its name', schema: 'FeeRule', document: feeRuleRead, want: 'valid' },
+  {
+    rule: 'R-D-feerule-name',
+    given: 'a fee rule answered with an empty name',
+    schema: 'FeeRule',
+    document: { ...feeRuleRead, name: '' },
+    want: invalid('/name', 'minLength'),
   },
   {
     rule: 'R-D-feerule-name',
