@@ -240,7 +240,7 @@ export interface paths {
         head?: never;
         /**
          * Cancel a recurring charge
-         * @description Cancels a recurring charge: the body is `{ "status": "CANCELADA" }` and nothing else (section 4.8); the answer is the full charge. A charge in a non-final status can be cancelled only before the date of its first expected settlement attempt; on or after that date the service answers 400 CobROperacaoInvalida (sections 3 and 7.2). Other moves of a recurring charge are not shown. An unknown txid gives 404 CobRNaoEncontrado.
+         * @description Cancels a recurring charge: the body is `{ "status": "CANCELADA" }` and nothing else (section 4.8); the answer is the full charge. A charge in a non-final status can be cancelled only before the date of its first expected settlement attempt; on or after that date the service answers 400 CobROperacaoInvalida (sections 3 and 7.2). That date is the first attempt's `dataLiquidacao` of GET /cobr/{txid}, or the due date when `ajusteDiaUtil` is false, so a client can foresee the 400 from the charge it read (`checkRecurringChargeCancellable`). Other moves of a recurring charge are not shown. An unknown txid gives 404 CobRNaoEncontrado.
          */
         patch: operations["cobr.revise"];
         trace?: never;

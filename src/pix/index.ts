@@ -126,5 +126,7 @@ export {
   checkBatchChargeChangeable,
   checkChargeChangeable,
   checkConfirmationCancellable,
+  checkRecurringChargeCancellable,
+  finalRecurringChargeStatuses,
   unsettledBatchStatuses,
 } from './read-checks.js';

@@ -1,10 +1,15 @@
 /**
- * The checks a caller runs with what it read before changing a charge, a batch charge or a confirmation
- * request (section 3): the PSP's 400 foreseen without a call. Given the value read, want no issue or the
+ * The checks a caller runs with what it read before changing a charge, a batch charge, a confirmation
+ * request or a recurring charge (section 3): the PSP's 400 foreseen without a call. Given the value read, want no issue or the
  * issue naming the field and the rule.
  */
 import { describe, expect, it } from 'vitest';
-import { checkBatchChargeChangeable, checkChargeChangeable, checkConfirmationCancellable } from '../../src/pix/index.js';
+import {
+  checkBatchChargeChangeable,
+  checkChargeChangeable,
+  checkConfirmationCancellable,
+  checkRecurringChargeCancellable,
+} from '../../src/pix/index.js';
 
 const summary = (issues: readonly { pointer: string; rule: string; message: string }[]) =>
   issues.map((issue) => `${issue.pointer} ${issue.rule}: ${issue.message}`);
@@ -75,5 +80,86 @@ describe('R-B-solicrec-cancel, R-B-err-SolicRecOperacaoInvalida-4: checkConfirma
     const issues = summary(checkConfirmationCancellable({ status } as Parameters<typeof checkConfirmationCancellable>[0]));
     expect(issues).toHaveLength(want.length);
     for (const [index, pattern] of want.entries()) expect(issues[index]).toMatch(pattern);
+  });
+});
+
+describe('R-B-cobr-cancel, R-B-err-CobROperacaoInvalida-6: checkRecurringChargeCancellable', () => {
+  // 15:00 UTC is noon in São Paulo: today there is 2026-11-21.
+  const noon = new Date('2026-11-21T15:00:00Z');
+  const attempt = (dataLiquidacao: string, tipo = 'AGND') => ({
+    dataLiquidacao,
+    tipo,
+    status: 'SOLICITADA',
+    endToEndId: 'E0000000020261121150012345678901',
+  });
+  const charge = (changes: Record<string, unknown>) => ({ status: 'ATIVA', calendario: { dataDeVencimento: '2026-11-25' }, ...changes });
+  it.each([
+    {
+      given: 'ajusteDiaUtil false, due tomorrow',
+      read: charge({ ajusteDiaUtil: false, calendario: { dataDeVencimento: '2026-11-22' } }),
+      want: [],
+    },
+    {
+      given: 'ajusteDiaUtil false, due today',
+      read: charge({ ajusteDiaUtil: false, calendario: { dataDeVencimento: '2026-11-21' } }),
+      want: [
+        /^\/calendario\/dataDeVencimento R-B-cobr-cancel: 2026-11-21 is the expected first settlement date and today is 2026-11-21 in São Paulo: a recurring charge is cancelled only before that date/,
+      ],
+    },
+    {
+      given: 'ajusteDiaUtil false, due yesterday',
+      read: charge({ ajusteDiaUtil: false, calendario: { dataDeVencimento: '2026-11-20' } }),
+      want: [/400 CobROperacaoInvalida/],
+    },
+    // The due date may move to a later business day by the payer's local holidays: only the PSP knows.
+    {
+      given: 'ajusteDiaUtil true, due today, no attempt shown',
+      read: charge({ ajusteDiaUtil: true, calendario: { dataDeVencimento: '2026-11-21' } }),
+      want: [],
+    },
+    {
+      given: 'ajusteDiaUtil left out (true), due today, no attempt shown',
+      read: charge({ calendario: { dataDeVencimento: '2026-11-21' } }),
+      want: [],
+    },
+    {
+      given: 'ajusteDiaUtil true, due on a Saturday, its attempt moved to Monday',
+      read: charge({ ajusteDiaUtil: true, calendario: { dataDeVencimento: '2026-11-21' }, tentativas: [attempt('2026-11-23')] }),
+      want: [],
+    },
+    {
+      given: 'ajusteDiaUtil true, its attempt settling today',
+      read: charge({ ajusteDiaUtil: true, calendario: { dataDeVencimento: '2026-11-20' }, tentativas: [attempt('2026-11-21')] }),
+      want: [/^\/tentativas\/0\/dataLiquidacao R-B-cobr-cancel: 2026-11-21 is the expected first settlement date/],
+    },
+    {
+      given: 'attempts listed newest first, the earliest one past',
+      read: charge({ tentativas: [attempt('2026-11-24', 'RIFL'), attempt('2026-11-19')] }),
+      want: [/^\/tentativas\/1\/dataLiquidacao R-B-cobr-cancel: 2026-11-19 is/],
+    },
+    { given: 'CRIADA, due later', read: charge({ status: 'CRIADA', ajusteDiaUtil: false }), want: [] },
+    {
+      given: 'CONCLUIDA, due later',
+      read: charge({ status: 'CONCLUIDA', ajusteDiaUtil: false }),
+      want: [
+        /^\/status R-B-cobr-cancel: status "CONCLUIDA": a recurring charge that is CONCLUIDA, EXPIRADA, REJEITADA or CANCELADA is final/,
+      ],
+    },
+    { given: 'CANCELADA already', read: charge({ status: 'CANCELADA' }), want: [/status "CANCELADA"/] },
+    { given: 'a status unknown to this release, due later', read: charge({ status: 'SUSPENSA', ajusteDiaUtil: false }), want: [] },
+  ])('$given', ({ read, want }) => {
+    const issues = summary(checkRecurringChargeCancellable(read as Parameters<typeof checkRecurringChargeCancellable>[0], noon));
+    expect(issues).toHaveLength(want.length);
+    for (const [index, pattern] of want.entries()) expect(issues[index]).toMatch(pattern);
+  });
+
+  it.each([
+    { given: '23:30 in São Paulo the day before the due date', now: '2026-11-22T02:30:00Z', want: 0 },
+    { given: 'midnight in São Paulo on the due date', now: '2026-11-22T03:00:00Z', want: 1 },
+  ])('counts days in São Paulo: $given', ({ now, want }) => {
+    const read = { status: 'ATIVA', ajusteDiaUtil: false, calendario: { dataDeVencimento: '2026-11-22' } };
+    expect(checkRecurringChargeCancellable(read as Parameters<typeof checkRecurringChargeCancellable>[0], new Date(now))).toHaveLength(
+      want,
+    );
   });
 });

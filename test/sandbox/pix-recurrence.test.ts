@@ -281,7 +281,10 @@ describe('recurring charges', () => {
     );
     const dueToday = await recurringCharge(await approved({ calendario: { dataInicial: day(0), periodicidade: 'MENSAL' } }), day(0));
     const late = await problemOf(client.cobr.revise({ path: { txid: dueToday.txid }, body: { status: 'CANCELADA' } }));
-    expect([late.errorType, late.message]).toEqual(['CobROperacaoInvalida', expect.stringMatching(/before its first settlement date/)]);
+    expect([late.errorType, late.message]).toEqual([
+      'CobROperacaoInvalida',
+      expect.stringMatching(/expected first settlement date .*cancelled only before that date.*\(R-B-cobr-cancel\)/),
+    ]);
     expect((await problemOf(client.cobr.get({ path: { txid: generateTxid() } }))).errorType).toBe('CobRNaoEncontrado');
   });
 

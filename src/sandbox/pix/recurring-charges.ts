@@ -7,11 +7,11 @@
  * and while it is not final; a retry is refused while an attempt is pending, for a date not in the future or
  * past the window, and when the recurrence forbids retries (section 7.2, CobROperacaoInvalida).
  */
+import { checkRecurringChargeCancellable } from '../../pix/read-checks.js';
 import { dayNumber } from '../../rules/cross-field.js';
 import { type Handler, type SandboxEnvironment, SandboxProblem } from '../contract.js';
 import { expireConfirmations } from './confirmations.js';
 import {
-  attemptsOf,
   canRetry,
   cancelAttempts,
   finalStatuses,
@@ -138,16 +138,12 @@ export const recurringChargeHandlers: Record<string, Handler<PixState>> = {
   'cobr.revise': (request, state, env) => {
     const charge = stored(state, env, request.path.txid!);
     const { current } = charge;
-    const status = String(current.status);
-    if (finalStatuses.includes(status)) refuse(invalid, `the charge is ${status}: it can no longer be cancelled`, 'status', status);
-    const first = String(attemptsOf(current)[0]?.dataLiquidacao ?? (current.calendario as Json).dataDeVencimento);
-    if (today(env) >= first)
-      refuse(
-        invalid,
-        `a charge is cancelled only before its first settlement date ${first} (today is ${today(env)})`,
-        'status',
-        'CANCELADA',
-      );
+    // The client's own check on the charge as GET shows it: every charge here has its first attempt, so the date is known.
+    const [late] = checkRecurringChargeCancellable(
+      recurringChargeView(state, charge) as Parameters<typeof checkRecurringChargeCancellable>[0],
+      env.clock.now(),
+    );
+    if (late) refuse(invalid, late.message, late.pointer.slice(1).replace(/\//g, '.'), late.value);
     cancelAttempts(env, current);
     current.encerramento = {
       cancelamento: { solicitante: 'USUARIO_RECEBEDOR', codigo: 'SLCR', descricao: 'Cobrança cancelada pelo usuário recebedor.' },

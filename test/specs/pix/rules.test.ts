@@ -650,7 +650,7 @@ const coveredElsewhere: Record<string, string> = {
   'R-B-cob-not-ativa-immutable':
     'needs the charge state, known only to the server: 400 CobOperacaoInvalida/CobVOperacaoInvalida declared (error types test)',
   'R-B-cobr-cancel':
-    "needs the expected first settlement date: the due date moved to the next business day of the payer's municipality (ajusteDiaUtil), by holidays only the server knows",
+    'test/pix/read-checks.test.ts: checkRecurringChargeCancellable(cobr) on the charge read before (the first attempt\u2019s date, or the due date when ajusteDiaUtil is false)',
   'R-B-solicrec-cancel': 'needs the request status, known only to the server: 400 SolicRecOperacaoInvalida declared',
   'R-B-retry-attempt-states': 'state names only; tentativas status values SOLICITADA, AGENDADA are known values of responses',
   'R-B-token': 'test/runtime/token-request.test.ts (Basic client authentication, form body, /oauth/token) and the pix contract test',
@@ -670,7 +670,7 @@ const coveredElsewhere: Record<string, string> = {
   'R-B-err-CobROperacaoInvalida-3': 'account ownership is server-side',
   'R-B-err-CobROperacaoInvalida-4': 'txid uniqueness is server-side',
   'R-B-err-CobROperacaoInvalida-5': 'needs the other charges of the idRec, server-side',
-  'R-B-err-CobROperacaoInvalida-6': 'needs the expected settlement date, server-side',
+  'R-B-err-CobROperacaoInvalida-6': 'test/pix/read-checks.test.ts: checkRecurringChargeCancellable(cobr), as R-B-cobr-cancel',
   'R-B-err-CobROperacaoInvalida-7': 'needs the attempts of the charge, server-side',
   'R-B-err-CobROperacaoInvalida-8': 'test/specs/pix/clock-rules.test.ts: the retry date after today (São Paulo), today refused',
   'R-B-err-CobROperacaoInvalida-9': 'needs the recurrence policy, server-side',
