@@ -10,7 +10,7 @@ import type { IncomingMessage } from 'node:http';
 import { handleOnce, handleOnceInTransaction, type OnceOutcome } from './once.js';
 import { dedupeKey, EventValidationError, parseEvent, type ParsedEvent } from './parse.js';
 import { answer, type Handler, type ReceiverOptions, type ReceiverSettings, receiveBody, receiverSettings } from './receiver.js';
-import type { TransactionalDeliveryStore } from './store.js';
+import { storeUnavailable, type TransactionalDeliveryStore } from './store.js';
 
 /** What `onEvent` is told besides the event: its dedupe key (for the caller's own records) and the request. */
 export interface WebhookContext {
@@ -113,7 +113,8 @@ function webhookHandler(settings: ReceiverSettings, handleEvent: HandleEvent): H
     } catch (error) {
       // A store that failed, or anything unexpected: not acknowledged, so the platform resends it.
       report(error, request);
-      answer(response, 500, { error: 'the event could not be handled; it will be resent' });
+      if (storeUnavailable(error)) answer(response, 503, { error: 'the delivery store cannot be reached now; resend the event later' });
+      else answer(response, 500, { error: 'the event could not be handled; it will be resent' });
     }
   };
 }

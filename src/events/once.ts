@@ -5,7 +5,13 @@
  * the work and the "handled" mark in one transaction of its own instead.
  */
 import { randomUUID } from 'node:crypto';
-import type { ClaimedRunOutcome, ClaimOutcome, DeliveryStore, TransactionalDeliveryStore } from './store.js';
+import {
+  type ClaimedRunOutcome,
+  type ClaimOutcome,
+  type DeliveryStore,
+  storeUnavailable,
+  type TransactionalDeliveryStore,
+} from './store.js';
 
 /**
  * - `handled`: the work ran and resolved (whether or not `complete` could record it);
@@ -112,6 +118,14 @@ async function runInTransaction<Transaction>(
   try {
     outcome = await store.runClaimed(key, token, work);
   } catch (error) {
+    if (storeUnavailable(error)) {
+      // The store is out of reach: its release most likely too (then the lease ends the claim). Rethrown, to be
+      // answered 503 and told once by the handler.
+      await Promise.resolve()
+        .then(() => store.release(key, token))
+        .catch(() => undefined);
+      throw error;
+    }
     // Rolled back: neither the work's writes nor the mark are kept, and the resend is handled later.
     return released(key, token, error, settings);
   }

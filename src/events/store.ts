@@ -49,6 +49,15 @@ export interface DeliveryStore<Transaction = unknown> {
 }
 
 /**
+ * Whether a store's failure says its storage cannot be reached now (a database down or restarting): such a
+ * store rejects with an error whose `unavailable` is true (contrato/postgres's PostgresStoreError), and the
+ * handlers answer 503 instead of 500, so the sender resends once it is back. Neither acknowledges the delivery.
+ */
+export function storeUnavailable(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { readonly unavailable?: unknown }).unavailable === true;
+}
+
+/**
  * What `runClaimed` did:
  * - `completed`: the work ran and the key was recorded as handled, committed together;
  * - `handled`: the claim had been lost (its lease expired) and another delivery handled the key; nothing ran;

@@ -17,7 +17,7 @@ import {
   type ReceiverSettings,
   refuse,
 } from '../events/receiver.js';
-import type { TransactionalDeliveryStore } from '../events/store.js';
+import { storeUnavailable, type TransactionalDeliveryStore } from '../events/store.js';
 import {
   type NotificationItem,
   type NotifiedItems,
@@ -200,7 +200,9 @@ function pixNotificationHandler(options: AnyCallbacks, settings: ReceiverSetting
     } catch (error) {
       // A store that failed, or anything unexpected: not acknowledged, so the PSP resends it.
       report(error, request);
-      answer(response, 500, { error: 'the notification could not be handled; it will be resent' });
+      if (storeUnavailable(error))
+        answer(response, 503, { error: 'the delivery store cannot be reached now; resend the notification later' });
+      else answer(response, 500, { error: 'the notification could not be handled; it will be resent' });
     }
   };
 }

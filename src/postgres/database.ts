@@ -15,9 +15,16 @@ export interface Queryable {
   query<Row = Record<string, unknown>>(text: string, values?: unknown[]): Promise<QueryResult<Row>>;
 }
 
-/** A connection taken from a pool, held for a transaction and given back with `release`. */
+/**
+ * A connection taken from a pool, held for a transaction and given back with `release` (with an error when it
+ * failed, so the pool discards it). `on` and `off` are pg.PoolClient's: pg's pool stops listening for the
+ * connection's 'error' while it is lent out, so the holder listens instead — an 'error' nobody hears (the
+ * server restarting under a held connection) ends the process.
+ */
 export interface PooledConnection extends Queryable {
   release(error?: Error | boolean): void;
+  on?(event: 'error', listener: (error: Error) => void): unknown;
+  off?(event: 'error', listener: (error: Error) => void): unknown;
 }
 
 /** A pool of connections: `pg.Pool`. */
@@ -79,22 +86,65 @@ export async function transaction<T>(connection: Queryable, work: (connection: Q
   return result;
 }
 
+/** The server's own word on ending a session (57P01 terminating it, 57P02, 57P03, class 08), rather than the socket's. */
+const endedByServer = (error: unknown): error is Error =>
+  error instanceof Error && /^(57P0[123]|08)/.test(String((error as { code?: unknown }).code));
+
 /**
- * Runs `work` in a transaction on one connection of the pool, given back afterwards; one whose rollback
- * failed is discarded rather than reused.
+ * The connection died under its holder: `failure` is what the work (or its commit) saw, `cause` the
+ * connection's own error, or the rollback's that could not run. The pool discarded the connection.
+ */
+export class ConnectionLostError extends Error {
+  override readonly name = 'ConnectionLostError';
+  constructor(
+    readonly failure: unknown,
+    cause: unknown,
+  ) {
+    // A statement under way hears why the server ended the session; the connection then only that it ended.
+    const why = endedByServer(failure) ? failure : cause;
+    super(`the connection to the database was lost: ${why instanceof Error ? why.message : String(why)}`, { cause });
+  }
+}
+
+/**
+ * Runs `use` on one connection of the pool, listening for the connection's 'error' meanwhile, and gives it
+ * back — discarded when anything failed. A connection lost under `use` (its 'error', or a rollback that could
+ * not run) rejects with a ConnectionLostError.
+ */
+export async function withConnection<T>(pool: ConnectionPool, use: (connection: PooledConnection) => Promise<T>): Promise<T> {
+  const connection = await pool.connect();
+  let lost: Error | undefined;
+  // The first error says why; the end of the socket that follows it says nothing more.
+  const listener = (error: Error): void => {
+    lost ??= error;
+  };
+  connection.on?.('error', listener);
+  let failed: Error | undefined;
+  try {
+    return await use(connection);
+  } catch (error) {
+    // Discarded, as pg's own pool.query does after any failure: a session in an unknown state (a lock held, a
+    // transaction open) is not handed out again.
+    failed = lost ?? (error instanceof Error ? error : new Error(String(error)));
+    const rollback = error instanceof RollbackFailedError ? error : undefined;
+    if (!rollback && !lost) throw error;
+    throw new ConnectionLostError(rollback ? rollback.failure : error, lost ?? rollback?.cause);
+  } finally {
+    connection.release(failed ?? lost);
+    // Removed after the release, which gives the pool back its own listener: no instant without one.
+    connection.off?.('error', listener);
+  }
+}
+
+/**
+ * Runs `work` in a transaction on one connection of the pool, given back afterwards; after a failure (the
+ * work's, a rollback's, the connection's own when the server restarted) it is discarded rather than reused.
  */
 export async function inTransaction<T>(pool: ConnectionPool, work: (connection: PooledConnection) => Promise<T>): Promise<T> {
-  const connection = await pool.connect();
-  let broken: Error | undefined;
   try {
-    return await transaction(connection, () => work(connection));
+    return await withConnection(pool, (connection) => transaction(connection, () => work(connection)));
   } catch (error) {
-    if (error instanceof RollbackFailedError) {
-      broken = error;
-      throw error.failure;
-    }
-    throw error;
-  } finally {
-    connection.release(broken);
+    // What the work saw: a lost connection shows in it already (the connection is not queryable).
+    throw error instanceof ConnectionLostError ? error.failure : error;
   }
 }

@@ -4,9 +4,14 @@
  * same database and schema. A claim is one statement, atomic in the database; its lease is measured by the
  * database's clock, so the processes' clocks may disagree. `runClaimed` runs the caller's work in a
  * transaction that also records the key as handled, so the work's writes and the mark commit together.
+ * A failure of the database rejects with a PostgresStoreError naming the inbox; one that could not be reached
+ * (`unavailable`) is answered 503 by the handlers, so the delivery is resent once the database is back.
  */
 import type { ClaimedRunOutcome, ClaimOutcome, TransactionalDeliveryStore } from '../events/store.js';
-import { type ConnectionPool, inTransaction, type Queryable, type SchemaOptions, schemaOf, tableName } from './database.js';
+import { type ConnectionPool, type Queryable, type SchemaOptions, schemaOf, tableName, transaction, withConnection } from './database.js';
+import { asStore, PostgresStoreError } from './failures.js';
+
+const store = 'the delivery inbox';
 
 /** The statements of one schema's inbox, its name checked and quoted once. */
 function statements(schema: string) {
@@ -50,31 +55,43 @@ function statementsOnly(connection: Queryable): Queryable {
 export function postgresDeliveryStore(pool: ConnectionPool, options: SchemaOptions = {}): TransactionalDeliveryStore<Queryable> {
   const sql = statements(schemaOf(options));
   return {
-    async claim(key, { token, leaseMs }): Promise<ClaimOutcome> {
-      const claimed = await pool.query(sql.claim, [key, token, leaseMs]);
-      if (claimed.rows.length > 0) return 'claimed';
-      const { rows } = await pool.query<{ handled: boolean }>(sql.state, [key]);
-      // No row: the holder released it just now; the resend will claim it.
-      return rows[0]?.handled ? 'handled' : 'in-progress';
-    },
-    async complete(key) {
-      await pool.query(sql.complete, [key]);
-    },
-    async release(key, token) {
-      await pool.query(sql.release, [key, token]);
-    },
-    runClaimed(key, token, work): Promise<ClaimedRunOutcome> {
-      return inTransaction(pool, async (connection) => {
-        // Locked until the commit: a claim of this key now waits, then finds it handled (or released).
-        const { rows } = await connection.query<{ token: string | null; handled: boolean }>(sql.lock, [key]);
-        const row = rows[0];
-        if (row?.handled) return 'handled';
-        // Our lease expired before the lock and another delivery claimed the key: it handles it.
-        if (row?.token !== token) return 'in-progress';
-        await work(statementsOnly(connection));
-        await connection.query(sql.markHandled, [key]);
-        return 'completed';
-      });
+    claim: (key, { token, leaseMs }): Promise<ClaimOutcome> =>
+      asStore(store, async () => {
+        const claimed = await pool.query(sql.claim, [key, token, leaseMs]);
+        if (claimed.rows.length > 0) return 'claimed';
+        const { rows } = await pool.query<{ handled: boolean }>(sql.state, [key]);
+        // No row: the holder released it just now; the resend will claim it.
+        return rows[0]?.handled ? 'handled' : 'in-progress';
+      }),
+    complete: (key) => asStore(store, async () => void (await pool.query(sql.complete, [key]))),
+    release: (key, token) => asStore(store, async () => void (await pool.query(sql.release, [key, token]))),
+    async runClaimed(key, token, work): Promise<ClaimedRunOutcome> {
+      let workFailure: { readonly error: unknown } | undefined;
+      try {
+        return await withConnection(pool, (connection) =>
+          transaction(connection, async () => {
+            // Locked until the commit: a claim of this key now waits, then finds it handled (or released).
+            const { rows } = await connection.query<{ token: string | null; handled: boolean }>(sql.lock, [key]);
+            const row = rows[0];
+            if (row?.handled) return 'handled';
+            // Our lease expired before the lock and another delivery claimed the key: it handles it.
+            if (row?.token !== token) return 'in-progress';
+            try {
+              await work(statementsOnly(connection));
+            } catch (error) {
+              workFailure = { error };
+              throw error;
+            }
+            await connection.query(sql.markHandled, [key]);
+            return 'completed';
+          }),
+        );
+      } catch (error) {
+        // The work's own failure on a connection that held is the caller's to judge (rolled back, answered 500);
+        // anything else is the inbox's, a connection lost under the work included.
+        if (workFailure && error === workFailure.error) throw error;
+        throw new PostgresStoreError(store, error);
+      }
     },
   };
 }
@@ -93,6 +110,7 @@ export async function pruneHandledDeliveries(pool: Queryable, options: PruneOpti
   const olderThanMs = options.olderThanMs ?? 24 * 60 * 60 * 1000;
   if (!Number.isFinite(olderThanMs) || olderThanMs < 0)
     throw new RangeError(`olderThanMs must be a number of milliseconds, zero or more, not ${olderThanMs}`);
-  const { rowCount } = await pool.query(statements(schemaOf(options)).prune, [olderThanMs]);
+  const { prune } = statements(schemaOf(options));
+  const { rowCount } = await asStore(store, () => pool.query(prune, [olderThanMs]));
   return rowCount ?? 0;
 }

@@ -15,6 +15,7 @@ export {
   RollbackFailedError,
   type SchemaOptions,
 } from './database.js';
+export { PostgresStoreError } from './failures.js';
 export { type MigrateResult, type Migration, migrate, migrations } from './migrate.js';
 export { postgresCursorLeases } from './cursors.js';
 export {

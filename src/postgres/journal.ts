@@ -8,6 +8,7 @@
  */
 import type { IdempotencyJournal, JournalEntry, JournalEntryId, JournaledArgs, JournalState } from '../runtime/journal.js';
 import { type Queryable, type SchemaOptions, schemaOf, tableName } from './database.js';
+import { asStore } from './failures.js';
 
 interface OutgoingCallRow {
   readonly scope: string;
@@ -39,8 +40,12 @@ const entryOf = (row: OutgoingCallRow): JournalEntry => ({
 });
 
 const defaultInDoubtLimit = 100;
+const store = 'the call journal';
 
-/** The journal over `<schema>.outgoing_calls` (apply the migrations first: `migrate(pool, { schema })`). */
+/**
+ * The journal over `<schema>.outgoing_calls` (apply the migrations first: `migrate(pool, { schema })`). A
+ * failure of its database rejects with a PostgresStoreError naming the call journal.
+ */
 export function postgresIdempotencyJournal(pool: Queryable, options: SchemaOptions = {}): IdempotencyJournal {
   const table = tableName(schemaOf(options), 'outgoing_calls');
   const columns = 'scope, operation_id, reference, idempotency_key, payload_hash, args, state, status, result, created_at, updated_at';
@@ -52,7 +57,7 @@ export function postgresIdempotencyJournal(pool: Queryable, options: SchemaOptio
     return rows[0] ? entryOf(rows[0]) : undefined;
   }
 
-  return {
+  const journal: IdempotencyJournal = {
     async begin(proposed) {
       const { rows } = await pool.query<OutgoingCallRow>(
         `insert into ${table} (scope, operation_id, reference, idempotency_key, payload_hash, args, state)
@@ -89,5 +94,11 @@ export function postgresIdempotencyJournal(pool: Queryable, options: SchemaOptio
       return rows.map(entryOf);
     },
     entry,
+  };
+  return {
+    begin: (proposed) => asStore(store, () => journal.begin(proposed)),
+    settle: (id, outcome) => asStore(store, () => journal.settle(id, outcome)),
+    inDoubt: (query) => asStore(store, () => journal.inDoubt(query)),
+    entry: (id) => asStore(store, () => journal.entry(id)),
   };
 }

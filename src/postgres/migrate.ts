@@ -7,7 +7,8 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { type ConnectionPool, type SchemaOptions, schemaOf, tableName, transaction } from './database.js';
+import { type ConnectionPool, type SchemaOptions, schemaOf, tableName, transaction, withConnection } from './database.js';
+import { asStore } from './failures.js';
 
 export interface Migration {
   /** The file's name without `.sql`: `001_webhook_inbox`. */
@@ -33,37 +34,46 @@ export function migrations(): Migration[] {
     .map((file) => ({ id: file.slice(0, -'.sql'.length), sql: readFileSync(`${migrationsFolder}${file}`, 'utf8') }));
 }
 
-/** Creates the schema and applies what is missing of `migrations()`. */
+/**
+ * Creates the schema and applies what is missing of `migrations()`. A failure of the database rejects with a
+ * PostgresStoreError naming the migrations.
+ */
 export async function migrate(pool: ConnectionPool, options: SchemaOptions = {}): Promise<MigrateResult> {
   const schema = schemaOf(options);
   const ledger = tableName(schema, 'migrations');
+  const lock = `contrato:migrate:${schema}`;
   const applied: string[] = [];
   const skipped: string[] = [];
-  const connection = await pool.connect();
-  try {
-    // One migrating process at a time, per schema; the lock ends with the session if this one dies.
-    await connection.query('select pg_advisory_lock(hashtext($1))', [`contrato:migrate:${schema}`]);
-    try {
-      await connection.query(`create schema if not exists "${schema}"`);
-      await connection.query(`create table if not exists ${ledger} (id text primary key, applied_at timestamptz not null default now())`);
-      const done = new Set((await connection.query<{ id: string }>(`select id from ${ledger}`)).rows.map((row) => row.id));
-      for (const migration of migrations()) {
-        if (done.has(migration.id)) {
-          skipped.push(migration.id);
-          continue;
+  await asStore('the migrations', () =>
+    withConnection(pool, async (connection) => {
+      // One migrating process at a time, per schema; the lock ends with the session if this one dies.
+      await connection.query('select pg_advisory_lock(hashtext($1))', [lock]);
+      let failed = true;
+      try {
+        await connection.query(`create schema if not exists "${schema}"`);
+        await connection.query(`create table if not exists ${ledger} (id text primary key, applied_at timestamptz not null default now())`);
+        const done = new Set((await connection.query<{ id: string }>(`select id from ${ledger}`)).rows.map((row) => row.id));
+        for (const migration of migrations()) {
+          if (done.has(migration.id)) {
+            skipped.push(migration.id);
+            continue;
+          }
+          await transaction(connection, async (tx) => {
+            await tx.query(`set local search_path to "${schema}"`);
+            await tx.query(migration.sql);
+            await tx.query(`insert into ${ledger} (id) values ($1)`, [migration.id]);
+          });
+          applied.push(migration.id);
         }
-        await transaction(connection, async (tx) => {
-          await tx.query(`set local search_path to "${schema}"`);
-          await tx.query(migration.sql);
-          await tx.query(`insert into ${ledger} (id) values ($1)`, [migration.id]);
+        failed = false;
+      } finally {
+        // After a failure the unlock may fail too (a lost connection): the failure is what to tell, and the
+        // lock ends with the session, which the discarded connection closes.
+        await connection.query('select pg_advisory_unlock(hashtext($1))', [lock]).catch((error: unknown) => {
+          if (!failed) throw error;
         });
-        applied.push(migration.id);
       }
-    } finally {
-      await connection.query('select pg_advisory_unlock(hashtext($1))', [`contrato:migrate:${schema}`]);
-    }
-  } finally {
-    connection.release();
-  }
+    }),
+  );
   return { schema, applied, skipped };
 }

@@ -16,7 +16,8 @@
  */
 import { ConfigurationError } from '../runtime/errors.js';
 import { checkRateLimits, defaultSleep, type RateLimit, type RequestLimiter } from '../runtime/rate-limiter.js';
-import { type ConnectionPool, inTransaction, type SchemaOptions, schemaOf, tableName } from './database.js';
+import { type ConnectionPool, type SchemaOptions, schemaOf, tableName, transaction, withConnection } from './database.js';
+import { PostgresStoreError } from './failures.js';
 
 export interface PostgresRateLimiterOptions extends SchemaOptions {
   /**
@@ -38,15 +39,13 @@ export interface PostgresRateLimiterOptions extends SchemaOptions {
 }
 
 /** The database failed while the limiter counted: the request was not sent. */
-export class SharedRateLimitError extends Error {
+export class SharedRateLimitError extends PostgresStoreError {
   override readonly name = 'SharedRateLimitError';
-  constructor(bucket: string, cause: unknown) {
-    super(
-      `rate limit of bucket ${bucket}: the database failed, the request was not sent: ${cause instanceof Error ? cause.message : String(cause)}`,
-      {
-        cause,
-      },
-    );
+  constructor(
+    readonly bucket: string,
+    cause: unknown,
+  ) {
+    super('the shared rate limit', cause, `the request was not sent (bucket ${bucket})`);
   }
 }
 
@@ -105,8 +104,8 @@ export interface PostgresRateLimiter extends RequestLimiter {
  * `pool`'s database under the same bucket: `createCoreBankingClient({ ..., rateLimiter: postgresRateLimiter(pool,
  * { bucket: rateLimitBucket('core-banking', clientId), limits: coreBankingRateLimits }) })`. Apply the tables first
  * (`migrate(pool)`). Waiting requests of one process try one at a time, so they hold at most one connection of
- * the pool while they count; a database failure rejects the acquire with a SharedRateLimitError (the request
- * is not sent: failing closed keeps the fleet inside the limit).
+ * the pool while they count; a database failure rejects the acquire with a SharedRateLimitError, a
+ * PostgresStoreError (the request is not sent: failing closed keeps the fleet inside the limit).
  */
 export function postgresRateLimiter(pool: ConnectionPool, options: PostgresRateLimiterOptions): PostgresRateLimiter {
   checkOptions(options);
@@ -125,19 +124,21 @@ export function postgresRateLimiter(pool: ConnectionPool, options: PostgresRateL
 
   /** Undefined when admitted, else the milliseconds to wait. */
   const attempt = (): Promise<number | undefined> =>
-    inTransaction(pool, async (connection) => {
-      await connection.query('select pg_advisory_xact_lock(hashtextextended($1, 0))', [lockKey]);
-      const { rows } = await connection.query<{ wait_ms: number | null }>(statement, [options.bucket, maxSends, intervals]);
-      const waitMs = rows[0]?.wait_ms;
-      if (waitMs !== null && waitMs !== undefined) return Math.max(1, Math.ceil(waitMs));
-      admissions += 1;
-      if (admissions % pruneEvery === 0)
-        await connection.query(`delete from ${table} where bucket = $1 and sent_at <= clock_timestamp() - $2 * interval '1 millisecond'`, [
-          options.bucket,
-          retentionMs,
-        ]);
-      return undefined;
-    });
+    withConnection(pool, (connection) =>
+      transaction(connection, async () => {
+        await connection.query('select pg_advisory_xact_lock(hashtextextended($1, 0))', [lockKey]);
+        const { rows } = await connection.query<{ wait_ms: number | null }>(statement, [options.bucket, maxSends, intervals]);
+        const waitMs = rows[0]?.wait_ms;
+        if (waitMs !== null && waitMs !== undefined) return Math.max(1, Math.ceil(waitMs));
+        admissions += 1;
+        if (admissions % pruneEvery === 0)
+          await connection.query(
+            `delete from ${table} where bucket = $1 and sent_at <= clock_timestamp() - $2 * interval '1 millisecond'`,
+            [options.bucket, retentionMs],
+          );
+        return undefined;
+      }),
+    );
 
   const inTurn = (signal: AbortSignal | undefined): Promise<number | undefined> => {
     const mine = turn.then(() => {

@@ -9,7 +9,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { FacadeRuntime } from './contract.js';
-import { ConfigurationError, type ContratoError } from './errors.js';
+import { ConfigurationError, ContratoError } from './errors.js';
 import type { CallArgs } from './pipeline.js';
 
 /**
@@ -237,11 +237,22 @@ export async function resumeInDoubtCalls(
   scope: string,
   options: ResumeOptions = {},
 ): Promise<ResumedCall[]> {
-  const entries = await journal.inDoubt({
-    scope,
-    ...(options.olderThanMs === undefined ? {} : { olderThanMs: options.olderThanMs }),
-    ...(options.limit === undefined ? {} : { limit: options.limit }),
-  });
+  const entries = await Promise.resolve()
+    .then(() =>
+      journal.inDoubt({
+        scope,
+        ...(options.olderThanMs === undefined ? {} : { olderThanMs: options.olderThanMs }),
+        ...(options.limit === undefined ? {} : { limit: options.limit }),
+      }),
+    )
+    .catch((error: unknown) => {
+      // As a call's failure to record itself is: a ContratoError that names the journal, its cause kept.
+      throw new ContratoError(
+        `${scope} client: resumeInDoubt could not read the journal, so nothing was re-sent (call it again once the journal answers): ${error instanceof Error ? error.message : String(error)}`,
+        {},
+        { cause: error },
+      );
+    });
   const report: ResumedCall[] = [];
   for (const entry of entries) {
     const { operationId, reference, idempotencyKey } = entry;
@@ -252,7 +263,10 @@ export async function resumeInDoubtCalls(
         ({ response }) => ({ status: response.status }),
         (error: unknown) => ({ error: error instanceof Error ? error : new Error(String(error)) }),
       );
-    const after = await journal.entry(entry);
+    // A journal gone meanwhile leaves the entry as the report says when nothing is known: in doubt.
+    const after = await Promise.resolve()
+      .then(() => journal.entry(entry))
+      .catch(() => undefined);
     const status = after?.status ?? ('status' in ended ? ended.status : undefined);
     report.push({
       operationId,

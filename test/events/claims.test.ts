@@ -178,6 +178,33 @@ describe('claims and leases', () => {
     expect(errors).toEqual(['Error: store unreachable', 'Error: store lost the write']);
   });
 
+  it.each([
+    { given: 'a store failure marked unavailable (its database down)', unavailable: true, want: 503 },
+    { given: 'a store failure not so marked', unavailable: false, want: 500 },
+  ])('answers $want to $given, and handles the resend once the store is back', async ({ unavailable, want }) => {
+    const inner = memoryDeliveryStore();
+    let down = true;
+    let calls = 0;
+    const receiver = await start({
+      store: {
+        claim: async (key, claim) => {
+          if (down) throw Object.assign(new Error('the store is down'), { unavailable });
+          return inner.claim(key, claim);
+        },
+        complete: (key, token) => inner.complete(key, token),
+        release: (key, token) => inner.release(key, token),
+      },
+      onEvent: () => void (calls += 1),
+      onError: () => {},
+    });
+    const refused = await receiver.deliver(invoicePaid(52));
+    expect(refused.status).toBe(want);
+    expect(refused.headers.get('retry-after')).toBeNull();
+    down = false;
+    expect((await receiver.deliver(invoicePaid(52))).body).toEqual({ received: true });
+    expect(calls).toBe(1);
+  });
+
   it('tells onError when onEvent outlasted its lease (a resend could have been handled twice), and still acknowledges', async () => {
     const errors: string[] = [];
     const receiver = await start({ claimLeaseMs: 20, onEvent: () => sleep(60), onError: (error) => errors.push(String(error)) });

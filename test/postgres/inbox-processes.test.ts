@@ -6,14 +6,13 @@
  * left a row, each failed attempt was answered 500, and the copies were answered as duplicates (200) or
  * asked to come back (503) and then acknowledged. The seed is printed; CONTRATO_SEED repeats a run.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { join } from 'node:path';
+import type { ChildProcess } from 'node:child_process';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { projectRoot } from '../../scripts/lib.js';
 import { migrate } from '../../src/postgres/index.js';
 import { startTestDatabase, type TestDatabase } from '../helpers/postgres.js';
 import { seededRandom, testSeed } from '../helpers/seeded.js';
 import { type Answer, createBusinessTables, endToEndId, invoicePaid, pixReceived, post } from './fixtures/inbox-http.js';
+import { startReceivers as startReceiverProcesses } from './fixtures/inbox-receivers.js';
 
 let database: TestDatabase;
 let children: ChildProcess[] = [];
@@ -35,44 +34,13 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 
 /** Starts `count` receiver processes on `schema`; answers their base URLs once each listens (30 s at most). */
 async function startReceivers(count: number, schema: string, kind: 'webhook' | 'pix', failFirst: readonly string[]): Promise<string[]> {
-  const env = {
-    ...process.env,
+  const environment = {
     CONTRATO_PG_URL: database.url,
     CONTRATO_PG_SCHEMA: schema,
     INBOX_KIND: kind,
     INBOX_FAIL_FIRST: failFirst.join(','),
   };
-  return Promise.all(
-    Array.from({ length: count }, () => {
-      const child = spawn(process.execPath, ['--import', 'tsx', join(projectRoot, 'test/postgres/fixtures/inbox-receiver.ts')], {
-        cwd: projectRoot,
-        env,
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      children.push(child);
-      let stderr = '';
-      child.stderr?.on('data', (chunk: Buffer) => {
-        // The last 4 000 characters are enough to say why a receiver failed.
-        stderr = (stderr + chunk.toString()).slice(-4000);
-      });
-      child.on('exit', () => stderr && process.stderr.write(stderr));
-      return new Promise<string>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`a receiver did not listen within 30 s: ${stderr}`)), 30_000);
-        let stdout = '';
-        child.stdout?.on('data', (chunk: Buffer) => {
-          stdout += chunk.toString();
-          const end = stdout.indexOf('\n');
-          if (end < 0) return;
-          clearTimeout(timer);
-          resolve((JSON.parse(stdout.slice(0, end)) as { url: string }).url);
-        });
-        child.once('exit', (code) => {
-          clearTimeout(timer);
-          reject(new Error(`a receiver exited (${code}) before listening: ${stderr}`));
-        });
-      });
-    }),
-  );
+  return (await startReceiverProcesses(count, () => environment, children)).map((receiver) => receiver.url);
 }
 
 function shuffled<T>(items: readonly T[], random: () => number): T[] {

@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { migrate, postgresRateLimiter, rateLimitBucket, SharedRateLimitError } from '../../src/postgres/index.js';
-import { ConfigurationError } from '../../src/runtime/errors.js';
+import { ConfigurationError, ContratoError } from '../../src/runtime/errors.js';
 import type { RateLimit } from '../../src/runtime/rate-limiter.js';
 import { useTestDatabase } from '../helpers/postgres.js';
 
@@ -163,8 +163,11 @@ describe('postgresRateLimiter: cancelled waits, failures, pruning', () => {
     const limiter = postgresRateLimiter(database().pool, { schema, bucket: 'core-banking:client-a', limits: [perSecond(5)] });
     const error = await limiter.acquire().catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(SharedRateLimitError);
-    expect((error as Error).message).toMatch(
-      /^rate limit of bucket core-banking:client-a: the database failed, the request was not sent: /,
+    expect(error).toBeInstanceOf(ContratoError);
+    expect(error).toMatchObject({ unavailable: false, code: '42P01', bucket: 'core-banking:client-a' });
+    expect((error as Error).message).toBe(
+      `the shared rate limit's database failed (relation "${schema}.rate_limit_sends" does not exist), so the request was not sent ` +
+        '(bucket core-banking:client-a): apply the migrations first (migrate(pool) or contrato db migrate)',
     );
     await migrate(database().pool, { schema });
     await expect(limiter.acquire()).resolves.toBeUndefined();
