@@ -9,7 +9,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chownSync, rmSync, writeFileSync } from 'node:fs';
+import { chownSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -58,6 +58,9 @@ function tail(stream: NodeJS.ReadableStream | null, onText: (all: string) => voi
 
 /** Runs initdb to its end (at most a minute); rejects in one line with the end of what it wrote. */
 function initialise(programs: PostgresPrograms, dataDir: string, password: string): Promise<void> {
+  // Made here and handed over: the server's user may not create folders in the temp directory (a TMPDIR of root's).
+  mkdirSync(dataDir, { mode: 0o700 });
+  if (programs.runAs) chownSync(dataDir, programs.runAs.uid, programs.runAs.gid);
   const passwordFile = join(tmpdir(), `contrato-pg-password-${randomBytes(6).toString('hex')}`);
   writeFileSync(passwordFile, `${password}\n`, { mode: 0o600 });
   if (programs.runAs) chownSync(passwordFile, programs.runAs.uid, programs.runAs.gid);
