@@ -3,7 +3,8 @@
  * that names its store and says the database could not be reached, without the connection string's password
  * at any depth, and works again once it is back; a process holding a connection when the database stops
  * (a fast shutdown, which ends every session) sees its operation fail and lives on — an 'error' event nobody
- * listens for would end it; and resumeInDoubt reports a journal it cannot read as a normal call does.
+ * listens for would end it; the webhook and Pix notification handlers answer 503 meanwhile; and resumeInDoubt
+ * reports a journal it cannot read as a normal call does.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
@@ -12,6 +13,8 @@ import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../../scripts/lib.js';
 import { createCoreBankingClient } from '../../src/core-banking/index.js';
 import {
+  createPostgresPixNotificationHandler,
+  createPostgresWebhookHandler,
   migrate,
   postgresCursorLeases,
   postgresDeliveryStore,
@@ -24,6 +27,7 @@ import { ContratoError } from '../../src/runtime/errors.js';
 import type { IdempotencyJournal } from '../../src/runtime/journal.js';
 import { freePort } from '../helpers/ports.js';
 import { useRestartableDatabase } from '../helpers/postgres.js';
+import { endToEndId, invoicePaid, pixReceived, post, serve } from './fixtures/inbox-http.js';
 import { invoiceBody } from './fixtures/journal-payment-server.js';
 
 const database = useRestartableDatabase();
@@ -96,6 +100,40 @@ describe('each store while the database is down, and once it is back', () => {
     expect((error as Error).message).toMatch(want);
     expect(inspect(error, { depth: 20 })).not.toContain(new URL(database().url).password);
     await expect(run(schema)).resolves.not.toBeInstanceOf(Error);
+  });
+});
+
+describe('the webhook and Pix notification handlers while the database is down', () => {
+  it.each([
+    {
+      given: 'createPostgresWebhookHandler',
+      path: '/hooks',
+      body: invoicePaid(77),
+      handler: (schema: string) => createPostgresWebhookHandler({ pool: database().pool, schema, onEvent: () => {}, onError: () => {} }),
+    },
+    {
+      given: 'createPostgresPixNotificationHandler',
+      path: '/hooks/pix',
+      body: { pix: [pixReceived(endToEndId(77))] },
+      handler: (schema: string) =>
+        createPostgresPixNotificationHandler({ pool: database().pool, schema, onPix: () => {}, onError: () => {} }),
+    },
+  ])('$given: 503 while it is down, 200 once it is back', async ({ path, body, handler }) => {
+    const served = await serve(handler(await migratedSchema()));
+    try {
+      await database().stopServer();
+      let refused: Awaited<ReturnType<typeof post>>;
+      try {
+        refused = await post(`${served.url}${path}`, body);
+      } finally {
+        await database().startServer();
+      }
+      expect(refused.status).toBe(503);
+      expect(refused.body.error).toMatch(/^the delivery store cannot be reached now; resend the (event|notification) later$/);
+      expect((await post(`${served.url}${path}`, body)).status).toBe(200);
+    } finally {
+      await served.close();
+    }
   });
 });
 
