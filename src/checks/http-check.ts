@@ -140,6 +140,46 @@ export interface BodyParseOptions {
    * the contract nest a few levels, and one built to exhaust whatever walks it must not reach the validators.
    */
   readonly maxNestingDepth?: number;
+  /**
+   * A multipart form of more parts is refused before it is parsed, rule `maxParts`: the forms of the contract
+   * have two parts, and parsing one of 100 000 costs tens of megabytes for nothing (default defaultMaxFormParts).
+   */
+  readonly maxFormParts?: number;
+}
+
+/** The most parts a multipart form may have unless told otherwise: the forms of the contract have two. */
+export const defaultMaxFormParts = 64;
+
+/**
+ * A count of the parts of a multipart body fed chunk by chunk, by its delimiters and without parsing (a delimiter
+ * split between two chunks counted once): true once more than `limit` parts came, so a reader can stop there.
+ * Null when the content type is no multipart form naming its boundary (the parser refuses that itself).
+ */
+export function formPartsOver(
+  contentType: string | undefined,
+  limit: number = defaultMaxFormParts,
+): ((chunk: Uint8Array) => boolean) | null {
+  const boundary = contentType && /multipart\/form-data/i.test(contentType) ? /boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(contentType) : null;
+  if (!boundary) return null;
+  const delimiter = Buffer.from(`--${boundary[1] ?? boundary[2]}`);
+  const overlap = delimiter.length - 1;
+  let tail = Buffer.alloc(0);
+  // Each part opens with a delimiter and the form closes with one more.
+  let delimiters = 0;
+  return (chunk) => {
+    const bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    // Shorter than a delimiter, the last bytes kept cannot hold a whole one: one found here straddles the two chunks.
+    if (tail.length > 0 && Buffer.concat([tail, bytes.subarray(0, overlap)]).includes(delimiter)) delimiters += 1;
+    for (let at = bytes.indexOf(delimiter); at >= 0 && delimiters <= limit + 1; at = bytes.indexOf(delimiter, at + delimiter.length))
+      delimiters += 1;
+    tail = bytes.length >= overlap ? Buffer.from(bytes.subarray(bytes.length - overlap)) : Buffer.concat([tail, bytes]).subarray(-overlap);
+    return delimiters > limit + 1;
+  };
+}
+
+/** The issue of a form of more than `limit` parts. */
+export function formPartsIssue(limit: number = defaultMaxFormParts): ValidationIssue {
+  return { pointer: '/body', rule: 'maxParts', message: `has more than ${limit} parts: send the form's own fields only` };
 }
 
 /** The body as JSON, a form's fields (multipart files as FileParts), text otherwise. */
@@ -151,6 +191,8 @@ export async function parseHttpBody(
   if (bytes.length === 0) return { body: undefined };
   const text = () => new TextDecoder().decode(bytes);
   if (contentType && /multipart\/form-data/i.test(contentType)) {
+    const maxParts = options.maxFormParts ?? defaultMaxFormParts;
+    if (formPartsOver(contentType, maxParts)?.(bytes)) return { issue: formPartsIssue(maxParts) };
     try {
       const form = await new Response(bytes, { headers: { 'content-type': contentType } }).formData();
       const fields: Record<string, unknown> = {};

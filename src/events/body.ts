@@ -13,6 +13,9 @@ export type BodyRead =
   /** The client closed the connection before the body ended. */
   | { readonly outcome: 'aborted' };
 
+/** A body a check refused as it came (see BodyReadOptions.refuse); nothing more of it was read. */
+export type RefusedRead = { readonly outcome: 'refused' };
+
 export interface BodyReadOptions {
   /**
    * What happens to the rest of a body found too large: `drain` reads and discards it until the deadline
@@ -22,16 +25,29 @@ export interface BodyReadOptions {
 }
 
 export function readBody(request: IncomingMessage, maxBytes: number, deadlineMs: number, options: BodyReadOptions = {}): Promise<BodyRead> {
+  return readCheckedBody(request, maxBytes, deadlineMs, options) as Promise<BodyRead>;
+}
+
+/**
+ * readBody with a check of each chunk as it comes: `refuse` answering true ends the read at once (outcome
+ * `refused`), nothing more read, so a body that shows early it cannot be taken is not read to its end.
+ */
+export function readCheckedBody(
+  request: IncomingMessage,
+  maxBytes: number,
+  deadlineMs: number,
+  options: BodyReadOptions & { readonly refuse?: (chunk: Buffer) => boolean } = {},
+): Promise<BodyRead | RefusedRead> {
   // A declared length over the limit is refused before a byte is read.
   const declared = Number(request.headers['content-length']);
   const declaredTooLarge = Number.isFinite(declared) && declared > maxBytes;
   const stopOnOverflow = options.overflow === 'stop';
   if (declaredTooLarge && stopOnOverflow) return Promise.resolve({ outcome: 'too-large' });
-  return new Promise((resolve) => {
+  return new Promise<BodyRead | RefusedRead>((resolve) => {
     let chunks: Buffer[] = [];
     let size = 0;
     let settled = false;
-    const settle = (read: BodyRead): void => {
+    const settle = (read: BodyRead | RefusedRead): void => {
       if (settled) return;
       settled = true;
       resolve(read);
@@ -51,10 +67,11 @@ export function readBody(request: IncomingMessage, maxBytes: number, deadlineMs:
     const onData = (chunk: Buffer): void => {
       if (settled) return;
       size += chunk.length;
-      if (size > maxBytes) {
+      const refused = options.refuse?.(chunk) === true;
+      if (size > maxBytes || refused) {
         chunks = [];
-        settle({ outcome: 'too-large' });
-        if (stopOnOverflow) {
+        settle({ outcome: refused ? 'refused' : 'too-large' });
+        if (stopOnOverflow || refused) {
           // Reading no further leaves the rest in the socket, which the caller drops after its answer.
           stop();
           request.off('data', onData);

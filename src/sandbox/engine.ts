@@ -81,8 +81,8 @@ export interface IncomingCall {
   readonly target: string;
   readonly headers: Readonly<Record<string, string>>;
   readonly baseUrl: string;
-  /** Reads the body; called at most once, after the route, a planned fault and the token let the call through. */
-  readonly readBody: () => Promise<CallBody>;
+  /** Reads the body of `operation`'s request; called at most once, after the route, a planned fault and the token let the call through. */
+  readonly readBody: (operation: OperationInfo) => Promise<CallBody>;
 }
 
 /** What the server does with an answer: send it, or drop the connection after processing (a planned fault). */
@@ -280,7 +280,7 @@ export class SandboxEngine {
       principal = verified;
     }
 
-    const read = await call.readBody();
+    const read = await call.readBody(info);
     if ('refused' in read) {
       if (read.refused === 'aborted') return { status: 0, abandoned: true, operationId: info.operationId };
       const status = read.refused === 'too-large' ? 413 : 408;
