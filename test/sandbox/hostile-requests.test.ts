@@ -1,8 +1,8 @@
 /**
  * Hostile requests against a strict sandbox of every interface on 127.0.0.1 (issue 27, items 3 to 5): JSON
  * nested 100 000 deep and malformed JSON are the operation's own declared 400, in the interface's own problem
- * content type; malformed multipart forms are 400; a body over the limit is a 413 problem answered from its
- * declared length or as soon as the limit is passed, the connection dropped; a malformed id on an operation
+ * content type; malformed multipart forms are 400; a body over its limit (a form's or a JSON body's) is a 413
+ * problem answered from its declared length or as soon as the limit is passed, the connection dropped; a malformed id on an operation
  * that declares no 400 is a status it declares. No answer is a 500, and the helper fails any test whose
  * answers drift from the contract (an expected drift is taken and asserted by its test).
  */
@@ -14,9 +14,9 @@ import { operationTable as pixTable } from '../../generated/pix/operations.js';
 import { operationTable as locationTable } from '../../generated/pix-location/operations.js';
 import type { OperationInfo } from '../../src/runtime/contract.js';
 import { sandboxModules } from '../../src/sandbox/modules.js';
-import { maxBodyBytes, type RunningSandbox } from '../../src/sandbox/server.js';
+import { bodyLimits, type RunningSandbox } from '../../src/sandbox/server.js';
 import { closeAll, startSeeded, takeDrifts } from '../helpers/sandbox.js';
-import { authorization, bodyProbes, errorTypeOf, goodUpload, malformedMultipart, nestedJson, rawRequest } from './hostile.js';
+import { authorization, bodyProbes, errorTypeOf, goodUpload, malformedMultipart, nestedJson, pngBytes, rawRequest } from './hostile.js';
 
 const tables: Record<string, Record<string, OperationInfo>> = {
   pix: pixTable,
@@ -109,24 +109,36 @@ describe('multipart forms (accounts onboarding.uploadImage)', () => {
 });
 
 describe('bodies over the limit', () => {
-  const cases = bodyProbes.flatMap((probe) => [
+  const upload = {
+    document: 'accounts',
+    operationId: 'onboarding.uploadImage',
+    method: 'POST',
+    path: '',
+    problemJson: true,
+    contentType: goodUpload.contentType,
+    limit: bodyLimits.form,
+  };
+  const probes = [...bodyProbes.map((probe) => ({ ...probe, contentType: 'application/json', limit: bodyLimits.json })), upload];
+  const cases = probes.flatMap((probe) => [
     { ...probe, given: 'a declared length of 50 MB, nothing sent', request: { declare: 50 * 1024 * 1024 } },
-    { ...probe, given: 'a declared length one byte over the limit', request: { declare: maxBodyBytes + 1 } },
+    { ...probe, given: 'a declared length one byte over the limit', request: { declare: probe.limit + 1 } },
     { ...probe, given: '50 MB streamed without a length', request: { stream: 50 * 1024 * 1024 } },
   ]);
   it.each(cases)('$given to $document $operationId: a 413 problem, and the connection dropped', async (c) => {
-    const answer = await rawRequest(`${sandbox.url}${c.path}`, {
+    const path = c.path || `/accounts/api/v2/onboarding/${onboardingId}/images`;
+    const answer = await rawRequest(`${sandbox.url}${path}`, {
       method: c.method,
-      headers: { ...auth[c.document], 'content-type': 'application/json' },
+      headers: { ...auth[c.document], 'content-type': c.contentType },
+      closeWithinMs: 3000,
       ...c.request,
     });
     expect(answer.status, answer.text.slice(0, 300)).toBe(413);
     expect(answer.headers['content-type']).toBe(c.problemJson ? 'application/problem+json' : 'application/json');
-    expect(answer.text).toMatch(new RegExp(`exceeds ${maxBodyBytes} bytes`));
+    expect(answer.text).toMatch(new RegExp(`exceeds ${c.limit} bytes`));
     expect(answer.headers.connection).toBe('close');
     expect(answer.closed).toBe(true);
     // Answered from the limit, not after reading the rest: a streamed body stops a few chunks past it.
-    expect(answer.bytesSent).toBeLessThan(maxBodyBytes + 8 * 1024 * 1024);
+    expect(answer.bytesSent).toBeLessThan(c.limit + 8 * 1024 * 1024);
     // The contract declares no 413 today: strict mode says so, once, until the spec declares it.
     const drifts = takeDrifts(sandbox);
     if (declares(c.document, c.operationId, 413)) expect(drifts).toEqual([]);
@@ -134,6 +146,17 @@ describe('bodies over the limit', () => {
       expect(drifts).toEqual([
         expect.stringMatching(new RegExp(`^${c.operationId.replace('.', '\\.')} 413 /: status 413 is not in the contract`)),
       ]);
+  });
+
+  it('an image of 2 MiB, over the limit of a JSON body and under that of a form, is taken', async () => {
+    const image = `${pngBytes}${'\0'.repeat(2 * 1024 * 1024)}`;
+    const body = goodUpload.body.replace(pngBytes, image);
+    const answer = await rawRequest(`${sandbox.urlOf('accounts')}/onboarding/${onboardingId}/images`, {
+      method: 'POST',
+      headers: { ...auth.accounts, 'content-type': goodUpload.contentType },
+      body: Buffer.from(body, 'latin1'),
+    });
+    expect(answer.status, answer.text).toBe(200);
   });
 });
 

@@ -28,6 +28,8 @@ export interface RawRequest {
   readonly declare?: number;
   /** Gives up after this long (default 20 s), so a request always ends. */
   readonly timeoutMs?: number;
+  /** How long to wait, after the answer, for the server to close the connection (default 500 ms). */
+  readonly closeWithinMs?: number;
 }
 
 /** One HTTP request on its own connection; rejects only when no answer came. */
@@ -74,7 +76,7 @@ export function rawRequest(url: string, options: RawRequest): Promise<RawAnswer>
         };
         if (!socket || socket.destroyed) return finish(true);
         // Closed by the server soon after its answer, or kept open for the next request.
-        const wait = setTimeout(() => finish(false), 500);
+        const wait = setTimeout(() => finish(false), options.closeWithinMs ?? 500);
         socket.once('close', () => {
           clearTimeout(wait);
           finish(true);
