@@ -128,7 +128,12 @@ function shapedErrorType(shape: string, type: string, baseUrl: string | undefine
  * repeats the HTTP status (RFC 9457); `type` has the shape of section 7 (`x-problem-type`) and names an
  * error type the operation declares for that status.
  */
-export function problemIssues(info: OperationInfo, status: string, body: unknown, baseUrl?: string): ValidationIssue[] {
+export function problemIssues(
+  info: Pick<OperationInfo, 'operationId' | 'problemTypes'>,
+  status: string,
+  body: unknown,
+  baseUrl?: string,
+): ValidationIssue[] {
   // Only an error answer is a problem: a success body may have a `status` of its own (OnboardingCreated's 1).
   if (!isObject(body) || !/^[45]\d\d$/.test(status)) return [];
   const issues: ValidationIssue[] = [];

@@ -14,6 +14,7 @@ import type { InterfaceModules } from '../checks/registry.js';
 import { findOperation, type OperationMatch } from '../checks/router.js';
 import { responseSchema, strictValidator } from '../checks/strict-response.js';
 import type { OperationInfo } from '../runtime/contract.js';
+import { problemIssues } from '../runtime/contract-check.js';
 import type { ValidationIssue } from '../runtime/errors.js';
 import type { CompiledValidator } from '../runtime/validation.js';
 import {
@@ -96,7 +97,17 @@ export interface EngineAnswer extends SandboxAnswer {
   readonly abandoned?: boolean;
   /** The failure of the sandbox behind a 500, for its log. */
   readonly failure?: Error;
+  /** HTTP's answer to a request the sandbox did not read whole (413, 408), outside what any operation declares. */
+  readonly unread?: boolean;
 }
+
+/**
+ * What HTTP answers to a request not read (a body over the limit, RFC 9110 15.5.14; one that did not arrive in
+ * time, 15.5.9) and to a route no operation has (404). An operation declares its answers to requests it reads;
+ * these come before any operation read the request, so a status none declares is no drift there, and the answer
+ * is judged as the interface's problem only: its `status` member, and its type where the operation declares one.
+ */
+const answersBeforeAnyOperation = { unread: new Set(['413', '408']), unrouted: '404' };
 
 export interface EngineOptions {
   readonly env: SandboxEnvironment;
@@ -149,7 +160,25 @@ function strictCheckUnmatched(mounted: MountedModule, answer: SandboxAnswer, bas
     if (drifts.length === 0) return [];
     first ??= drifts.map((drift) => `(a route no operation has, judged as) ${drift}`);
   }
-  return first ?? [`${mounted.module.document} ${status} /: no operation declares ${status}, the answer to a route no operation has`];
+  if (first) return first;
+  if (status === answersBeforeAnyOperation.unrouted) return problemIssues(noOperation, status, answer.body).map(driftLine('', status));
+  return [`${mounted.module.document} ${status} /: no operation declares ${status}, the answer to a route no operation has`];
+}
+
+const driftLine =
+  (operationId: string, status: string) =>
+  (issue: ValidationIssue): string =>
+    `${operationId ? `${operationId} ` : ''}${status} ${issue.pointer || '/'}: ${issue.message}`;
+
+/** No operation's error types apply to a route no operation has: only the problem's `status` member is judged. */
+const noOperation = { operationId: '', problemTypes: { shape: null, byStatus: {} } };
+
+/** Drifts of HTTP's answer to a request the sandbox did not read, on an operation that does not declare it. */
+function unreadAnswerDrifts(info: OperationInfo, answer: SandboxAnswer, baseUrl: string): string[] {
+  const status = String(answer.status);
+  if (!answersBeforeAnyOperation.unread.has(status))
+    return [`${info.operationId} ${status} /: status ${status} is not in the contract, nor HTTP's 413 or 408 to a request not read`];
+  return problemIssues(info, status, answer.body, baseUrl).map(driftLine(info.operationId, status));
 }
 
 /** The token of a secured call: the scheme's header (`svc-token`) or `Authorization: Bearer`. */
@@ -180,7 +209,11 @@ export class SandboxEngine {
     // The 501 of an operation without a handler is the sandbox's own gap, not a drift of its answers; a client
     // that went away has no answer to judge. Everything else is judged, refusals and planned faults included.
     if (this.#options.strict && answer.status !== 501 && !answer.abandoned) {
-      const drifts = match ? strictCheck(mounted, match.info, answer, call.baseUrl) : strictCheckUnmatched(mounted, answer, call.baseUrl);
+      const drifts = !match
+        ? strictCheckUnmatched(mounted, answer, call.baseUrl)
+        : answer.unread && !match.info.responseStatuses.includes(String(answer.status))
+          ? unreadAnswerDrifts(match.info, answer, call.baseUrl)
+          : strictCheck(mounted, match.info, answer, call.baseUrl);
       for (const drift of drifts) this.#options.onDrift(drift);
     }
     return answer;
@@ -193,7 +226,7 @@ export class SandboxEngine {
     const defaults = { 413: 'payload-too-large', 408: 'request-timeout', 500: 'internal-error' };
     const type = match?.info.problemTypes.byStatus[String(status)]?.[0] ?? fallback ?? defaults[status];
     const answer = problems.problem(new SandboxProblem(status, type, detail), this.#where(match, baseUrl));
-    return { ...answer, ...(match ? { operationId: match.info.operationId } : {}) };
+    return { ...answer, ...(match ? { operationId: match.info.operationId } : {}), ...(status === 500 ? {} : { unread: true }) };
   }
 
   /** Where a problem happened; the correlation id is drawn only when read, so a successful call leaves the seeded sequence alone. */

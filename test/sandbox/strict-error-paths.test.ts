@@ -40,6 +40,9 @@ beforeAll(async () => {
 afterAll(() => closeAll(sandbox, []));
 
 const drift = (operationId: string) => new RegExp(`^${operationId.replace('.', '\\.')} 418 /: status 418 is not in the contract`);
+// HTTP's 413 and 408 stand outside what an operation declares; any other status there is a drift all the same.
+const unreadDrift = (operationId: string) =>
+  new RegExp(`^${operationId.replace('.', '\\.')} 418 /: status 418 is not in the contract, nor HTTP's 413 or 408 to a request not read`);
 
 describe('a strict sandbox reports an undeclared status on every error path', () => {
   const cases = [
@@ -67,13 +70,13 @@ describe('a strict sandbox reports an undeclared status on every error path', ()
       given: 'a body too large',
       path: `/cob/${txid}`,
       request: () => ({ method: 'PUT', headers: { ...token, 'content-type': 'application/json' }, declare: 50 * 1024 * 1024 }),
-      want: [drift('cob.replace')],
+      want: [unreadDrift('cob.replace')],
     },
     {
       given: 'a body that does not arrive in time',
       path: `/cob/${txid}`,
       request: () => ({ method: 'PUT', headers: { ...token, 'content-type': 'application/json' }, declare: 100 }),
-      want: [drift('cob.replace')],
+      want: [unreadDrift('cob.replace')],
     },
     {
       given: 'a route no operation has',
