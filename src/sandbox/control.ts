@@ -39,7 +39,8 @@ export interface ControlDependencies {
   readonly advance: (ms: number) => void;
   readonly setSpeed: (speed: number) => void;
   readonly urlOf: (document: string) => string;
-  readonly knownOperation: (operationId: string) => boolean;
+  /** The statuses an operation of the sandbox declares; undefined when none has that id. */
+  readonly statusesOf: (operationId: string) => readonly string[] | undefined;
 }
 
 export interface ControlAnswer {
@@ -173,7 +174,7 @@ export function controlPlane(dependencies: ControlDependencies) {
       if (path === '/faults' && method === 'POST') {
         const wrong = retryAfterViolations(body, mounted, checker);
         if (wrong.length > 0) return contractRefusal('faults', wrong);
-        const fault = faults.add(body as unknown as FaultRequest, dependencies.knownOperation);
+        const fault = faults.add(body as unknown as FaultRequest, dependencies.statusesOf);
         return { status: 201, body: fault };
       }
       if (path === '/faults' && method === 'DELETE') {

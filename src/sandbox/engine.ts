@@ -283,7 +283,7 @@ export class SandboxEngine {
     }
     const { info } = match;
     const request = this.#where(match, call.baseUrl);
-    const fault = this.#options.faults.take(info.operationId);
+    const fault = this.#options.faults.take(info.operationId, (status) => info.responseStatuses.includes(status));
     const refused = this.#faultBefore(mounted, fault, request);
     if (refused) return refused;
 

@@ -5,14 +5,12 @@
  * path, but the header it carries is read by the same clients.
  */
 import type { MountedModule } from './engine.js';
+import { type FaultKind, statusOfFault } from './faults.js';
 import type { ControlViolation, VerbChecker } from './verb-contract.js';
 
 type Json = Record<string, unknown>;
 
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
-
-/** The status each fault kind answers with a Retry-After. */
-const statusOfKind: Readonly<Record<string, string>> = { unavailable: '503', 'rate-limited': '429' };
 
 /** `#/components/<kind>/<Name>` of `bundle`, or the object itself when it is no reference. */
 function dereferenced(bundle: Json, value: unknown): Json | undefined {
@@ -36,7 +34,7 @@ function retryAfterSchema(bundle: Json, method: string, path: string, status: st
 
 /** What the Retry-After schemas of the operations a fault applies to find wrong with its `retryAfterSeconds`. */
 export function retryAfterViolations(body: Json, mounted: ReadonlyMap<string, MountedModule>, checker: VerbChecker): ControlViolation[] {
-  const status = typeof body.kind === 'string' ? statusOfKind[body.kind] : undefined;
+  const status = typeof body.kind === 'string' ? statusOfFault[body.kind as FaultKind] : undefined;
   if (body.retryAfterSeconds === undefined || status === undefined) return [];
   const checked = new Set<string>();
   const violations: ControlViolation[] = [];

@@ -235,7 +235,9 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     advance: (ms) => clock.advance(ms),
     setSpeed: (speed) => clock.setSpeed(speed),
     urlOf: (document) => `${address}${mounted.get(document)?.module.prefix ?? ''}`,
-    knownOperation: (operationId) => [...mounted.values()].some((entry) => operationId in entry.generated.operationTable),
+    statusesOf: (operationId) =>
+      [...mounted.values()].find((entry) => operationId in entry.generated.operationTable)?.generated.operationTable[operationId]
+        ?.responseStatuses,
   });
 
   const bodyDeadlineMs = options.bodyTimeoutMs ?? defaultBodyTimeoutMs;

@@ -78,4 +78,33 @@ describe('the sandbox engine', () => {
     expect(answer.status).toBe(400);
     expect(((await answer.json()) as { detail: string }).detail).toMatch(/^operationId must name an operation of the sandbox/);
   });
+
+  // A fault answering a status the operation does not declare would take the sandbox outside the contract.
+  it.each([
+    { given: 'rate-limited on cob.get (Pix declares no 429)', fault: { operationId: 'cob.get', kind: 'rate-limited' }, want: 400 },
+    {
+      given: 'rate-limited on messages.poll (messages declares no 429)',
+      fault: { operationId: 'messages.poll', kind: 'rate-limited' },
+      want: 400,
+    },
+    { given: 'unavailable on cob.get (declared 503)', fault: { operationId: 'cob.get', kind: 'unavailable' }, want: 201 },
+  ])('a fault $given: $want', async ({ fault, want }) => {
+    const answer = await plan(fault);
+    expect(answer.status).toBe(want);
+    if (want === 400)
+      expect(((await answer.json()) as { detail: string }).detail).toMatch(
+        new RegExp(`^kind rate-limited answers 429, which ${fault.operationId.replace('.', '\\.')} does not declare: plan it on`),
+      );
+    await fetch(`${sandbox.url}/_sandbox/faults`, { method: 'DELETE' });
+  });
+
+  it('a rate-limited fault planned for every operation passes by the Pix calls, which declare no 429', async () => {
+    expect((await plan({ operationId: '*', kind: 'rate-limited', count: 1 })).status).toBe(201);
+    const txid = generateTxid();
+    await client.cob.replace({ path: { txid }, body: charge });
+    expect(await client.cob.get({ path: { txid } })).toMatchObject({ txid, status: 'ATIVA' });
+    const planned = (await (await fetch(`${sandbox.url}/_sandbox`)).json()) as { faults: unknown[] };
+    expect(planned.faults).toEqual([expect.objectContaining({ operationId: '*', kind: 'rate-limited', remaining: 1 })]);
+    await fetch(`${sandbox.url}/_sandbox/faults`, { method: 'DELETE' });
+  });
 });
