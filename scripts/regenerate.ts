@@ -27,15 +27,16 @@ import { type GeneratorStep, listFiles, projectRoot, readJson, sha256, specDepen
 // The steps load Redocly, openapi-typescript, ajv and ts-morph: imported only when there is work to do,
 // so a run with nothing changed stays well under a second.
 const loadSteps = async () => {
-  const [bundle, types, validators, operations, samples, readme] = await Promise.all([
+  const [bundle, contractLint, types, validators, operations, samples, readme] = await Promise.all([
     import('./steps/bundle.js'),
+    import('./steps/contract-lint.js'),
     import('./steps/types.js'),
     import('./steps/validators.js'),
     import('./steps/operations.js'),
     import('./steps/samples.js'),
     import('./steps/readme.js'),
   ]);
-  return { ...bundle, ...types, ...validators, ...operations, ...samples, ...readme };
+  return { ...bundle, ...contractLint, ...types, ...validators, ...operations, ...samples, ...readme };
 };
 type Steps = Awaited<ReturnType<typeof loadSteps>>;
 
@@ -288,6 +289,7 @@ export async function regenerate(options: RegenerateOptions = {}): Promise<Regen
       };
       await timed(log, `${info.name}: lint`, () => steps.lintSpec(root));
       const document = await timed(log, `${info.name}: bundle`, () => steps.bundleSpec(root));
+      await timed(log, `${info.name}: contract lint`, () => steps.lintContract(document, root));
       for (const step of documentSteps)
         emit(step.step, await timed(log, `${info.name}: ${step.label}`, () => step.run(steps, { info, source, document })));
       // The bundle with x-codeSamples on every operation, their arguments checked by the validators just compiled.
@@ -436,11 +438,16 @@ async function main(args: readonly string[]): Promise<number> {
     return -1;
   }
   if (flag('--lint-only')) {
-    const { lintSpec } = await import('./steps/bundle.js');
-    for (const info of interfaces)
-      await timed(console.log, `${info.name}: lint`, () =>
-        lintSpec(relative(projectRoot, join(specsDir ?? defaultSpecsDir, info.name, 'openapi.yaml'))),
-      );
+    const [{ bundleSpec, lintSpec }, { lintContract }] = await Promise.all([
+      import('./steps/bundle.js'),
+      import('./steps/contract-lint.js'),
+    ]);
+    for (const info of interfaces) {
+      const root = relative(projectRoot, join(specsDir ?? defaultSpecsDir, info.name, 'openapi.yaml'));
+      await timed(console.log, `${info.name}: lint`, () => lintSpec(root));
+      // The contract rules read the bundle: what the generators read.
+      await timed(console.log, `${info.name}: contract lint`, async () => lintContract(await bundleSpec(root), root));
+    }
     return 0;
   }
   if (flag('--check')) {

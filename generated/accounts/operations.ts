@@ -94,6 +94,9 @@ export const operationTable = {
     "problemTypes": {
       "shape": "{base_url}/errors/{errorType}",
       "byStatus": {
+        "400": [
+          "invalid-parameters"
+        ],
         "401": [
           "unauthorized",
           "invalid-credentials",
@@ -123,6 +126,7 @@ export const operationTable = {
     "provisional": false,
     "responseStatuses": [
       "200",
+      "400",
       "401",
       "403",
       "429",
@@ -683,6 +687,9 @@ export const operationTable = {
     "problemTypes": {
       "shape": "{base_url}/errors/{errorType}",
       "byStatus": {
+        "400": [
+          "invalid-parameters"
+        ],
         "401": [
           "unauthorized",
           "invalid-credentials",
@@ -712,6 +719,7 @@ export const operationTable = {
     "provisional": true,
     "responseStatuses": [
       "200",
+      "400",
       "401",
       "403",
       "429",

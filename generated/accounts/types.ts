@@ -2168,7 +2168,7 @@ export interface components {
          * @description Body of a billet payment by digitable line (section 4.4). Strict. The payment always uses the billet's updated value, including interest and fine.
          */
         BilletPayByDigitableLineRequest: {
-            /** @description Digitable line of the billet, digits only, without dots or spaces. */
+            /** @description Digitable line of the billet, digits only, without dots or spaces (a boleto line has 47 or 48 digits). */
             digitableCode: string;
             /** @description Description of the payment, kept with the transaction. */
             description: string;
@@ -4075,6 +4075,7 @@ export interface operations {
                     "application/json": components["schemas"]["PixKeyList"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
@@ -4338,6 +4339,7 @@ export interface operations {
                     "application/json": components["schemas"]["BalanceList"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];

@@ -139,6 +139,7 @@ export declare const operation_auth_token_response__500: Validator<operations["a
 export declare const operation_auth_token_response__503: Validator<operations["auth.token"]["responses"][503]["content"]["application/problem+json"]>;
 export declare const operation_keys_list_header: Validator<NonNullable<operations["keys.list"]["parameters"]["header"]>>;
 export declare const operation_keys_list_response__200: Validator<operations["keys.list"]["responses"][200]["content"]["application/json"]>;
+export declare const operation_keys_list_response__400: Validator<operations["keys.list"]["responses"][400]["content"]["application/problem+json"]>;
 export declare const operation_keys_list_response__401: Validator<operations["keys.list"]["responses"][401]["content"]["application/problem+json"]>;
 export declare const operation_keys_list_response__403: Validator<operations["keys.list"]["responses"][403]["content"]["application/problem+json"]>;
 export declare const operation_keys_list_response__429: Validator<operations["keys.list"]["responses"][429]["content"]["application/problem+json"]>;
@@ -205,6 +206,7 @@ export declare const operation_transactions_details_response__500: Validator<ope
 export declare const operation_transactions_details_response__503: Validator<operations["transactions.details"]["responses"][503]["content"]["application/problem+json"]>;
 export declare const operation_balance_get_header: Validator<NonNullable<operations["balance.get"]["parameters"]["header"]>>;
 export declare const operation_balance_get_response__200: Validator<operations["balance.get"]["responses"][200]["content"]["application/json"]>;
+export declare const operation_balance_get_response__400: Validator<operations["balance.get"]["responses"][400]["content"]["application/problem+json"]>;
 export declare const operation_balance_get_response__401: Validator<operations["balance.get"]["responses"][401]["content"]["application/problem+json"]>;
 export declare const operation_balance_get_response__403: Validator<operations["balance.get"]["responses"][403]["content"]["application/problem+json"]>;
 export declare const operation_balance_get_response__429: Validator<operations["balance.get"]["responses"][429]["content"]["application/problem+json"]>;

@@ -36,6 +36,7 @@ export const operationTable = {
     "provisional": true,
     "responseStatuses": [
       "200",
+      "400",
       "401",
       "500",
       "503"
@@ -77,6 +78,7 @@ export const operationTable = {
     "provisional": true,
     "responseStatuses": [
       "200",
+      "400",
       "401",
       "500",
       "503"

@@ -1227,6 +1227,13 @@ export interface components {
         };
     };
     responses: {
+        /** @description 400 — the request is invalid (the message, the login's credentials or a parameter). The error body format of interface C is not shown (section 7.3). */
+        BadRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
         /** @description 401 — the svc-token header is missing or invalid (section 7.3). The error body format of interface C is not shown (section 7.3). */
         Unauthorized: {
             headers: {
@@ -1243,13 +1250,6 @@ export interface components {
         };
         /** @description 503 — unavailable; retry with backoff. The error body format of interface C is not shown (section 7.3). */
         ServiceUnavailable: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content?: never;
-        };
-        /** @description 400 — the message or its parameters are invalid. The error body format of interface C is not shown (section 7.3). */
-        BadRequest: {
             headers: {
                 [name: string]: unknown;
             };
@@ -1294,6 +1294,7 @@ export interface operations {
                     "application/json": components["schemas"]["LoginAnswer"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -1322,6 +1323,7 @@ export interface operations {
                     "application/json": components["schemas"]["ReceivedMessages"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];

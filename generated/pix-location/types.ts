@@ -175,7 +175,7 @@ export interface components {
                 cnpj: string;
                 /** @description Name of the receiving company. */
                 nome: string;
-                /** @description ISPB of the receiver's PSP. */
+                /** @description ISPB of the receiver's PSP, with the pattern the API Pix standard writes for it. */
                 ispbParticipante: string;
             };
             /** @description Retry policy after the due date. The standard requires it in this payload, yet its confirmation-request examples leave it out; it is optional here. */

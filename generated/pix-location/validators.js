@@ -14,6 +14,6 @@ export const validators = {
 };
 /** What each pattern of the spec accepts, in plain words (x-pattern-description). */
 export const patternDescriptions = {
-  "^[0-9A-Z]{8}$": "8 digits or uppercase letters (an ISPB)",
+  "^[0-9A-Z]{8}$": "8 digits or uppercase letters",
   "^[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+$": "a compact JWS: three base64url segments (header, payload, signature) separated by dots"
 };

@@ -2563,7 +2563,7 @@ export interface components {
          *     }
          */
         DadosPagadorRec: {
-            /** @description ISPB of the payer's PSP. */
+            /** @description ISPB of the payer's PSP, with the pattern the API Pix standard writes for it. */
             ispbParticipante: string;
             /**
              * Format: ibge
@@ -2730,7 +2730,7 @@ export interface components {
                 cnpj: string;
                 /** @description Name of the receiving company. */
                 nome: string;
-                /** @description ISPB of the receiver's PSP. */
+                /** @description ISPB of the receiver's PSP, with the pattern the API Pix standard writes for it. */
                 ispbParticipante: string;
             };
             /** @description Retry policy after the due date. The standard requires it in this payload, yet its confirmation-request examples leave it out; it is optional here. */
@@ -2778,7 +2778,7 @@ export interface components {
                 agencia?: string;
                 /** @description Number of the payer's account. */
                 conta: string;
-                /** @description ISPB of the payer's PSP. */
+                /** @description ISPB of the payer's PSP, with the pattern the API Pix standard writes for it. */
                 ispbParticipante: string;
                 /**
                  * Format: cpf
@@ -3147,7 +3147,7 @@ export interface components {
                 agencia?: string;
                 /** @description Number of the payer's account. */
                 conta: string;
-                /** @description ISPB of the payer's PSP. */
+                /** @description ISPB of the payer's PSP, with the pattern the API Pix standard writes for it. */
                 ispbParticipante: string;
                 /**
                  * Format: cpf

@@ -63,12 +63,12 @@ export const validators = {
 };
 /** What each pattern of the spec accepts, in plain words (x-pattern-description). */
 export const patternDescriptions = {
-  "^0+\\.00$": "zero, written with any number of zeros before the point (0.00, 00.00)",
+  "^0+\\.00$": "a zero amount (0.00, with any number of zeros before the point)",
   "^SC[0-9A-Z]{8}[0-9]{8}[a-zA-Z0-9]{11}$": "SC, an 8-character ISPB (digits or capital letters), a date yyyyMMdd and 11 letters or digits (29 characters)",
   "^[0-9A-Z]{14}$": "14 digits or uppercase letters (a CNPJ)",
-  "^[0-9A-Z]{8}$": "8 digits or uppercase letters (an ISPB, as the API Pix standard writes it)",
-  "^[0-9]{1,19}$": "1 to 19 digits (the numeric id of the location)",
+  "^[0-9A-Z]{8}$": "8 digits or uppercase letters",
+  "^[0-9]{1,19}$": "1 to 19 digits",
   "^[a-zA-Z0-9]{1,35}$": "1 to 35 letters or digits",
   "^\\d{1,10}\\.\\d{2}$": "a decimal with up to 10 digits, a point and 2 decimals (an amount in BRL or a percentage, as the modality says), for example 2.50",
-  "not:^0+\\.00$": "zero, written with any number of zeros before the point (0.00, 00.00)"
+  "not:^0+\\.00$": "a zero amount (0.00, with any number of zeros before the point)"
 };

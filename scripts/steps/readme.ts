@@ -35,7 +35,7 @@ const descriptions: Record<string, { step: GeneratorStep; what: string }> = {
 const steps: Record<GeneratorStep, { file: string; what: string }> = {
   bundle: {
     file: 'scripts/steps/bundle.ts',
-    what: 'Redocly lint with `redocly.yaml` (any error or warning fails), then one JSON document whose `$ref`s across files point into its components; once the other steps ran, `x-codeSamples` on every operation (`scripts/steps/samples.ts`, below).',
+    what: 'Redocly lint with `redocly.yaml` (any error or warning fails), then one JSON document whose `$ref`s across files point into its components, linted with the contract rules of `scripts/steps/contract-lint.ts` (an operation that can refuse its request declares a 400); once the other steps ran, `x-codeSamples` on every operation (`scripts/steps/samples.ts`, below).',
   },
   types: { file: 'scripts/steps/types.ts', what: 'openapi-typescript over the bundle; `x-known-values` become open unions.' },
   validators: { file: 'scripts/steps/validators.ts', what: 'ajv standalone code, one ES module and its declarations.' },

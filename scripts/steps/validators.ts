@@ -11,6 +11,7 @@ const addFormats = ajvFormatsPlugin.default;
 const standaloneCode = ajvStandalone.default;
 import { ajvFormats as contratoFormats } from '../../src/formats/registry.js';
 import { bannerFor, identifierOf } from '../lib.js';
+import { escapeToken } from '../../src/runtime/json-pointer.js';
 import { isObject, operationsOf, type Json, type JsonObject, type OperationModel } from '../openapi-model.js';
 
 const schemaMapKeywords = ['properties', 'patternProperties', '$defs', 'dependentSchemas'];
@@ -44,11 +45,27 @@ const droppedKeywords = new Set([
 ]);
 
 /**
- * Copy of a schema that ajv can compile: annotations and `x-` extensions removed (only where they are
- * keywords, never property names), `#/components/schemas/X` rewritten to the interface's `$defs`.
+ * What each pattern of a document accepts, in plain words, and where that was first said. Error messages
+ * look the words up by the pattern alone, so one pattern may have only one meaning in a document.
  */
-export function toAjvSchema(schema: Json, componentsId: string, patterns: Map<string, string> = new Map()): Json {
-  if (Array.isArray(schema)) return schema.map((item) => toAjvSchema(item, componentsId, patterns));
+export type PatternMeanings = Map<string, { readonly meaning: string; readonly at: string }>;
+
+function addMeaning(patterns: PatternMeanings, key: string, meaning: string, at: string): void {
+  const known = patterns.get(key);
+  if (!known) patterns.set(key, { meaning, at });
+  else if (known.meaning !== meaning)
+    throw new Error(
+      `pattern ${key.startsWith('not:') ? `${key.slice('not:'.length)} (under not)` : key} has two x-pattern-descriptions, ${JSON.stringify(known.meaning)} at ${known.at} and ${JSON.stringify(meaning)} at ${at} (one pattern, one meaning: error messages find the words by the pattern): give both the same words saying what the pattern accepts, and move the field's context into its description`,
+    );
+}
+
+/**
+ * Copy of a schema that ajv can compile: annotations and `x-` extensions removed (only where they are
+ * keywords, never property names), `#/components/schemas/X` rewritten to the interface's `$defs`. `at`
+ * says where the schema is, for the errors.
+ */
+export function toAjvSchema(schema: Json, componentsId: string, patterns: PatternMeanings = new Map(), at = '#'): Json {
+  if (Array.isArray(schema)) return schema.map((item, index) => toAjvSchema(item, componentsId, patterns, `${at}/${index}`));
   if (!isObject(schema)) return schema;
   if (typeof schema.pattern === 'string') {
     // Every pattern says in plain words what it accepts: error messages quote that, not the regex.
@@ -56,26 +73,42 @@ export function toAjvSchema(schema: Json, componentsId: string, patterns: Map<st
     if (typeof meaning !== 'string' || meaning === '') {
       throw new Error(`pattern ${schema.pattern} has no x-pattern-description (what it accepts, in plain words)`);
     }
-    patterns.set(schema.pattern, meaning);
+    addMeaning(patterns, schema.pattern, meaning, at);
   }
   // A pattern a value must NOT match is listed again under `not:`, so a refusal can say what was excluded.
   if (isObject(schema.not) && typeof schema.not.pattern === 'string' && typeof schema.not['x-pattern-description'] === 'string') {
-    patterns.set(`not:${schema.not.pattern}`, schema.not['x-pattern-description']);
+    addMeaning(patterns, `not:${schema.not.pattern}`, schema.not['x-pattern-description'], `${at}/not`);
   }
   const copy: JsonObject = {};
   for (const [key, value] of Object.entries(schema)) {
     if (key.startsWith('x-') || droppedKeywords.has(key)) continue;
+    const below = `${at}/${escapeToken(key)}`;
     if (key === '$ref' && typeof value === 'string' && value.startsWith('#/components/schemas/')) {
       copy.$ref = `${componentsId}#/$defs/${value.slice('#/components/schemas/'.length)}`;
     } else if (schemaMapKeywords.includes(key) && isObject(value)) {
-      copy[key] = Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, toAjvSchema(sub, componentsId, patterns)]));
+      copy[key] = Object.fromEntries(
+        Object.entries(value).map(([name, sub]) => [name, toAjvSchema(sub, componentsId, patterns, `${below}/${escapeToken(name)}`)]),
+      );
     } else if (schemaKeywords.includes(key) || schemaListKeywords.includes(key)) {
-      copy[key] = toAjvSchema(value, componentsId, patterns);
+      copy[key] = toAjvSchema(value, componentsId, patterns, below);
     } else {
       copy[key] = value;
     }
   }
   return copy;
+}
+
+/** The components of a document as one schema whose `$defs` they are, each located at its place in the bundle. */
+function componentsSchema(components: JsonObject, componentsId: string, patterns?: PatternMeanings): AnySchemaObject {
+  return {
+    $id: componentsId,
+    $defs: Object.fromEntries(
+      Object.entries(components).map(([name, schema]) => [
+        name,
+        toAjvSchema(schema, componentsId, patterns, `#/components/schemas/${escapeToken(name)}`),
+      ]),
+    ),
+  };
 }
 
 export type ParameterLocation = 'path' | 'query' | 'header';
@@ -154,7 +187,7 @@ export function requestCheckFor(document: JsonObject, interfaceName: string): Re
   const componentsId = `${base}/components`;
   const ajv = createAjv();
   const components = isObject(document.components) && isObject(document.components.schemas) ? document.components.schemas : {};
-  ajv.addSchema(toAjvSchema({ $id: componentsId, $defs: components }, componentsId) as AnySchemaObject);
+  ajv.addSchema(componentsSchema(components, componentsId));
   for (const operation of operationsOf(document)) {
     const id = operation.operationId;
     for (const location of parameterLocations) {
@@ -188,8 +221,8 @@ export function emitValidators(
   const componentsId = `${base}/components`;
   const ajv = createAjv();
   const components = isObject(document.components) && isObject(document.components.schemas) ? document.components.schemas : {};
-  const patterns = new Map<string, string>();
-  ajv.addSchema(toAjvSchema({ $id: componentsId, $defs: components }, componentsId, patterns) as AnySchemaObject);
+  const patterns: PatternMeanings = new Map();
+  ajv.addSchema(componentsSchema(components, componentsId, patterns));
 
   const exportsToIds: Record<string, string> = {};
   const declarations: string[] = [];
@@ -202,8 +235,9 @@ export function emitValidators(
     declarations.push(`export declare const ${exportName}: Validator<components["schemas"][${JSON.stringify(name)}]>;`);
   }
 
-  const addOperationSchema = (exportName: string, id: string, schema: Json, type: string): void => {
-    ajv.addSchema({ ...(toAjvSchema(schema, componentsId, patterns) as JsonObject), $id: id } as AnySchemaObject);
+  // `at`: the operation and part the schema is of (a parameter schema is built here, so it has no place in the bundle).
+  const addOperationSchema = (exportName: string, id: string, schema: Json, type: string, at: string): void => {
+    ajv.addSchema({ ...(toAjvSchema(schema, componentsId, patterns, at) as JsonObject), $id: id } as AnySchemaObject);
     exportsToIds[exportName] = id;
     declarations.push(`export declare const ${exportName}: Validator<${type}>;`);
   };
@@ -222,20 +256,27 @@ export function emitValidators(
         `${base}/operations/${id}/${location}`,
         schema,
         `NonNullable<${opType}["parameters"][${JSON.stringify(location)}]>`,
+        `${id} ${location} parameters`,
       );
       entry.parameters[location] = exportName;
     }
     if (operation.requestBody) {
       const exportName = `${prefix}_body`;
       const type = `NonNullable<${opType}["requestBody"]>["content"][${JSON.stringify(operation.requestBody.mediaType)}]`;
-      addOperationSchema(exportName, `${base}/operations/${id}/body`, operation.requestBody.schema, type);
+      addOperationSchema(exportName, `${base}/operations/${id}/body`, operation.requestBody.schema, type, `${id} request body`);
       entry.body = exportName;
     }
     for (const response of operation.responses) {
       if (!response.schema || !response.mediaType) continue;
       const exportName = `${prefix}_response_${identifierOf(response.status)}`;
       const type = `${opType}["responses"][${/^\d+$/.test(response.status) ? response.status : JSON.stringify(response.status)}]["content"][${JSON.stringify(response.mediaType)}]`;
-      addOperationSchema(exportName, `${base}/operations/${id}/responses/${response.status}`, response.schema, type);
+      addOperationSchema(
+        exportName,
+        `${base}/operations/${id}/responses/${response.status}`,
+        response.schema,
+        type,
+        `${id} response ${response.status}`,
+      );
       entry.responses[response.status] = exportName;
     }
     names.operations[id] = entry;
@@ -260,7 +301,7 @@ export function emitValidators(
     '  },',
     '};',
     '/** What each pattern of the spec accepts, in plain words (x-pattern-description). */',
-    `export const patternDescriptions = ${JSON.stringify(Object.fromEntries([...patterns].sort()), null, 2)};`,
+    `export const patternDescriptions = ${JSON.stringify(Object.fromEntries([...patterns].map(([pattern, { meaning }]) => [pattern, meaning]).sort()), null, 2)};`,
   ].join('\n');
 
   const code = `${banner}\n// @ts-nocheck\n${formatsImport}\n${standalone}\n${table}\n`;

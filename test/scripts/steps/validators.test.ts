@@ -284,6 +284,56 @@ describe('emitValidators: the module and its declarations', () => {
     expect(() => emitValidators(spec, 'fragment', fragmentSource)).toThrow('pattern ^[A-Z]{3}$ has no x-pattern-description');
   });
 
+  const digits = (meaning: string): JsonObject => ({ type: 'string', pattern: '^[0-9]{1,19}$', 'x-pattern-description': meaning });
+  const notZero = (meaning: string): JsonObject => ({ type: 'string', not: { pattern: '^0+\\.00$', 'x-pattern-description': meaning } });
+  it.each([
+    {
+      given: 'two components',
+      spec: schemas({ Batch: digits('1 to 19 digits (the id of a batch)'), Location: digits('1 to 19 digits (the id of a location)') }),
+      want: 'pattern ^[0-9]{1,19}$ has two x-pattern-descriptions, "1 to 19 digits (the id of a batch)" at #/components/schemas/Batch and "1 to 19 digits (the id of a location)" at #/components/schemas/Location',
+    },
+    {
+      given: 'a member of a component and a path parameter',
+      spec: documentOf({
+        paths: {
+          '/batches/{id}': {
+            get: {
+              operationId: 'batches.get',
+              parameters: [{ name: 'id', in: 'path', required: true, schema: digits('1 to 19 digits (the id of a batch)') }],
+              responses: { '200': { description: 'ok' } },
+            },
+          },
+        },
+        components: { schemas: { Location: { type: 'object', properties: { id: digits('1 to 19 digits') } } } },
+      }),
+      want: 'pattern ^[0-9]{1,19}$ has two x-pattern-descriptions, "1 to 19 digits" at #/components/schemas/Location/properties/id and "1 to 19 digits (the id of a batch)" at batches.get path parameters/properties/id',
+    },
+    {
+      given: 'a pattern excluded under not',
+      spec: schemas({ Amount: notZero('a zero amount'), Refund: notZero('zero, with any number of zeros') }),
+      want: 'pattern ^0+\\.00$ (under not) has two x-pattern-descriptions, "a zero amount" at #/components/schemas/Amount/not and "zero, with any number of zeros" at #/components/schemas/Refund/not',
+    },
+  ])('refuses one pattern with two descriptions in a document ($given), in one line naming both and where', ({ spec, want }) => {
+    let message = '';
+    try {
+      emitValidators(spec, 'fragment', fragmentSource);
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toContain(want);
+    expect(message).toContain('give both the same words saying what the pattern accepts');
+    expect(message).not.toContain('\n');
+  });
+
+  it('takes one pattern described alike at several places, and exports its one meaning', async () => {
+    const spec = schemas({ Batch: digits('1 to 19 digits'), Location: digits('1 to 19 digits'), Amount: notZero('a zero amount') });
+    expect((await emitted(spec)).patternDescriptions).toEqual({
+      '^0+\\.00$': 'a zero amount',
+      '^[0-9]{1,19}$': '1 to 19 digits',
+      'not:^0+\\.00$': 'a zero amount',
+    });
+  });
+
   it('leaves annotations and x- extensions out of the code', () => {
     const spec = schemas({
       Pet: {
