@@ -97,17 +97,22 @@ export interface EngineAnswer extends SandboxAnswer {
   readonly abandoned?: boolean;
   /** The failure of the sandbox behind a 500, for its log. */
   readonly failure?: Error;
-  /** HTTP's answer to a request the sandbox did not read whole (413, 408), outside what any operation declares. */
-  readonly unread?: boolean;
+  /**
+   * HTTP's answer to a request that is no request of the operation: a body not read whole (413, 408), or inputs
+   * an operation that declares no 400 does not take (400). No operation declares these.
+   */
+  readonly outsideContract?: boolean;
 }
 
 /**
- * What HTTP answers to a request not read (a body over the limit, RFC 9110 15.5.14; one that did not arrive in
- * time, 15.5.9) and to a route no operation has (404). An operation declares its answers to requests it reads;
- * these come before any operation read the request, so a status none declares is no drift there, and the answer
- * is judged as the interface's problem only: its `status` member, and its type where the operation declares one.
+ * What HTTP answers to a request that is none of the contract's: a body not read (over the limit, RFC 9110
+ * 15.5.14; not arrived in time, 15.5.9), inputs an operation without any does not take (400: the lint of
+ * scripts/steps/contract-lint.ts makes every operation that takes inputs declare its 400), and a route no
+ * operation has (404). An operation declares its answers to its own requests, so a status none declares is no
+ * drift here, and the answer is judged as the interface's problem only: its `status` member, and its type where
+ * the operation declares one.
  */
-const answersBeforeAnyOperation = { unread: new Set(['413', '408']), unrouted: '404' };
+const answersOutsideContract = { request: new Set(['413', '408', '400']), unrouted: '404' };
 
 export interface EngineOptions {
   readonly env: SandboxEnvironment;
@@ -161,7 +166,7 @@ function strictCheckUnmatched(mounted: MountedModule, answer: SandboxAnswer, bas
     first ??= drifts.map((drift) => `(a route no operation has, judged as) ${drift}`);
   }
   if (first) return first;
-  if (status === answersBeforeAnyOperation.unrouted) return problemIssues(noOperation, status, answer.body).map(driftLine('', status));
+  if (status === answersOutsideContract.unrouted) return problemIssues(noOperation, status, answer.body).map(driftLine('', status));
   return [`${mounted.module.document} ${status} /: no operation declares ${status}, the answer to a route no operation has`];
 }
 
@@ -173,11 +178,13 @@ const driftLine =
 /** No operation's error types apply to a route no operation has: only the problem's `status` member is judged. */
 const noOperation = { operationId: '', problemTypes: { shape: null, byStatus: {} } };
 
-/** Drifts of HTTP's answer to a request the sandbox did not read, on an operation that does not declare it. */
-function unreadAnswerDrifts(info: OperationInfo, answer: SandboxAnswer, baseUrl: string): string[] {
+/** Drifts of HTTP's answer to a request that is none of the operation's, on an operation that does not declare it. */
+function outsideContractDrifts(info: OperationInfo, answer: SandboxAnswer, baseUrl: string): string[] {
   const status = String(answer.status);
-  if (!answersBeforeAnyOperation.unread.has(status))
-    return [`${info.operationId} ${status} /: status ${status} is not in the contract, nor HTTP's 413 or 408 to a request not read`];
+  if (!answersOutsideContract.request.has(status))
+    return [
+      `${info.operationId} ${status} /: status ${status} is not in the contract, nor HTTP's 413, 408 or 400 to a request not its own`,
+    ];
   return problemIssues(info, status, answer.body, baseUrl).map(driftLine(info.operationId, status));
 }
 
@@ -211,8 +218,8 @@ export class SandboxEngine {
     if (this.#options.strict && answer.status !== 501 && !answer.abandoned) {
       const drifts = !match
         ? strictCheckUnmatched(mounted, answer, call.baseUrl)
-        : answer.unread && !match.info.responseStatuses.includes(String(answer.status))
-          ? unreadAnswerDrifts(match.info, answer, call.baseUrl)
+        : answer.outsideContract && !match.info.responseStatuses.includes(String(answer.status))
+          ? outsideContractDrifts(match.info, answer, call.baseUrl)
           : strictCheck(mounted, match.info, answer, call.baseUrl);
       for (const drift of drifts) this.#options.onDrift(drift);
     }
@@ -226,7 +233,7 @@ export class SandboxEngine {
     const defaults = { 413: 'payload-too-large', 408: 'request-timeout', 500: 'internal-error' };
     const type = match?.info.problemTypes.byStatus[String(status)]?.[0] ?? fallback ?? defaults[status];
     const answer = problems.problem(new SandboxProblem(status, type, detail), this.#where(match, baseUrl));
-    return { ...answer, ...(match ? { operationId: match.info.operationId } : {}), ...(status === 500 ? {} : { unread: true }) };
+    return { ...answer, ...(match ? { operationId: match.info.operationId } : {}), ...(status === 500 ? {} : { outsideContract: true }) };
   }
 
   /** Where a problem happened; the correlation id is drawn only when read, so a successful call leaves the seeded sequence alone. */
@@ -267,8 +274,18 @@ export class SandboxEngine {
             request,
           )
         : problems.invalid(issues, request);
+    // Inputs an operation that declares no 400 does not take (a body sent to DELETE /webhookrec): no request of its own.
+    const untaken =
+      refusal.status === 400 &&
+      !declares('400') &&
+      issues.every((issue) => issue.rule === 'additionalProperties' || (issue.pointer.startsWith('/body') && !info.requestBody));
     // Tells a refusal by the contract (the check every client runs first) from a rule of the module's state.
-    return { ...refusal, headers: { ...refusal.headers, [contractRefusalHeader]: 'request' }, operationId: info.operationId };
+    return {
+      ...refusal,
+      headers: { ...refusal.headers, [contractRefusalHeader]: 'request' },
+      operationId: info.operationId,
+      ...(untaken ? { outsideContract: true } : {}),
+    };
   }
 
   async #respond(mounted: MountedModule, call: IncomingCall, match: OperationMatch | null): Promise<EngineAnswer> {

@@ -59,6 +59,26 @@ describe('a route no operation has', () => {
   });
 });
 
+describe('inputs an operation without any does not take', () => {
+  // DELETE /webhookrec takes no parameter and no body, and declares no 400, as in the API Pix standard: such a
+  // request is none of the contract's, refused with HTTP's 400 as a problem of the interface, and no drift.
+  it.each([
+    { given: 'a JSON body', query: '', body: '{"webhookUrl":"https://example.com"}' },
+    { given: 'a body that is not JSON', query: '', body: '{"webhookUrl":' },
+    { given: 'a query parameter it does not take', query: '?x=1', body: undefined },
+  ])('DELETE /webhookrec with $given: 400, and no drift', async ({ query, body }) => {
+    expect(declares('pix', 'webhookRec.delete', 400)).toBe(false);
+    const answer = await rawRequest(`${sandbox.urlOf('pix')}/webhookrec${query}`, {
+      method: 'DELETE',
+      headers: { ...auth.pix, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      ...(body === undefined ? {} : { body }),
+    });
+    expect(answer.status, answer.text.slice(0, 300)).toBe(400);
+    expect(answer.headers['content-type']).toBe('application/problem+json');
+    expect(takeDrifts(sandbox)).toEqual([]);
+  });
+});
+
 describe('bodies that cannot be read as JSON', () => {
   const given = [
     { given: 'JSON nested 100 000 deep', body: nestedJson(100_000) },

@@ -42,7 +42,9 @@ afterAll(() => closeAll(sandbox, []));
 const drift = (operationId: string) => new RegExp(`^${operationId.replace('.', '\\.')} 418 /: status 418 is not in the contract`);
 // HTTP's 413 and 408 stand outside what an operation declares; any other status there is a drift all the same.
 const unreadDrift = (operationId: string) =>
-  new RegExp(`^${operationId.replace('.', '\\.')} 418 /: status 418 is not in the contract, nor HTTP's 413 or 408 to a request not read`);
+  new RegExp(
+    `^${operationId.replace('.', '\\.')} 418 /: status 418 is not in the contract, nor HTTP's 413, 408 or 400 to a request not its own`,
+  );
 
 describe('a strict sandbox reports an undeclared status on every error path', () => {
   const cases = [
