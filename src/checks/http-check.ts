@@ -150,6 +150,18 @@ export interface BodyParseOptions {
 /** The most parts a multipart form may have unless told otherwise: the forms of the contract have two. */
 export const defaultMaxFormParts = 64;
 
+/** The `boundary` parameter of a multipart content type, unquoted; read by splitting, so no pattern can backtrack. */
+function boundaryOf(contentType: string): string | undefined {
+  for (const parameter of contentType.split(';').slice(1)) {
+    const [name, ...rest] = parameter.split('=');
+    if (name?.trim().toLowerCase() !== 'boundary') continue;
+    const value = rest.join('=').trim();
+    const unquoted = value.startsWith('"') && value.endsWith('"') && value.length >= 2 ? value.slice(1, -1) : value;
+    return unquoted === '' ? undefined : unquoted;
+  }
+  return undefined;
+}
+
 /**
  * A count of the parts of a multipart body fed chunk by chunk, by its delimiters and without parsing (a delimiter
  * split between two chunks counted once): true once more than `limit` parts came, so a reader can stop there.
@@ -159,9 +171,9 @@ export function formPartsOver(
   contentType: string | undefined,
   limit: number = defaultMaxFormParts,
 ): ((chunk: Uint8Array) => boolean) | null {
-  const boundary = contentType && /multipart\/form-data/i.test(contentType) ? /boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(contentType) : null;
+  const boundary = contentType && /multipart\/form-data/i.test(contentType) ? boundaryOf(contentType) : undefined;
   if (!boundary) return null;
-  const delimiter = Buffer.from(`--${boundary[1] ?? boundary[2]}`);
+  const delimiter = Buffer.from(`--${boundary}`);
   const overlap = delimiter.length - 1;
   let tail = Buffer.alloc(0);
   // Each part opens with a delimiter and the form closes with one more.
