@@ -12,7 +12,17 @@ import type { OperationInfo } from '../../src/runtime/contract.js';
 import { sandboxModules } from '../../src/sandbox/modules.js';
 import { bodyLimits, type RunningSandbox } from '../../src/sandbox/server.js';
 import { closeAll, startSeeded, takeDrifts } from '../helpers/sandbox.js';
-import { authorization, bodyProbes, errorTypeOf, goodUpload, malformedMultipart, nestedJson, pngBytes, rawRequest } from './hostile.js';
+import {
+  authorization,
+  bodyProbes,
+  createOnboarding,
+  errorTypeOf,
+  goodUpload,
+  malformedMultipart,
+  nestedJson,
+  pngBytes,
+  rawRequest,
+} from './hostile.js';
 
 // Every module the sandbox mounts, with its operation table, from the definitions.
 const tables: Record<string, Readonly<Record<string, OperationInfo>>> = {};
@@ -27,20 +37,7 @@ beforeAll(async () => {
   for (const { document } of sandboxModules) tables[document] = (await findInterface(document)!.load()).operationTable;
   sandbox = await startSeeded('hostile-requests', sandboxModules);
   for (const { document } of bodyProbes) auth[document] = await authorization(sandbox.url, document);
-  const created = await fetch(`${sandbox.urlOf('accounts')}/onboarding`, {
-    method: 'POST',
-    headers: { ...auth.accounts, 'content-type': 'application/json' },
-    body: JSON.stringify({
-      person: {
-        name: 'Renata Alves Moura',
-        document: '12345678909',
-        phone: '+5511912345678',
-        address: { zipCode: '01310100', address: 'Avenida Paulista', number: '900', district: 'Bela Vista' },
-      },
-    }),
-  });
-  expect(created.status, await created.clone().text()).toBe(201);
-  onboardingId = ((await created.json()) as { id: string }).id;
+  onboardingId = await createOnboarding(sandbox.urlOf('accounts'), auth.accounts ?? {});
 });
 afterAll(() => closeAll(sandbox, []));
 

@@ -265,3 +265,21 @@ export function errorTypeOf(text: string): string {
   const body = JSON.parse(text) as { type?: string; error?: string };
   return body.type ? body.type.slice(body.type.lastIndexOf('/') + 1) : String(body.error);
 }
+
+/** An onboarding created at `accountsUrl` (the accounts interface's base URL), for the image upload probes: its id. */
+export async function createOnboarding(accountsUrl: string, headers: Record<string, string>): Promise<string> {
+  const created = await fetch(`${accountsUrl}/onboarding`, {
+    method: 'POST',
+    headers: { ...headers, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      person: {
+        name: 'Renata Alves Moura',
+        document: '12345678909',
+        phone: '+5511912345678',
+        address: { zipCode: '01310100', address: 'Avenida Paulista', number: '900', district: 'Bela Vista' },
+      },
+    }),
+  });
+  if (created.status !== 201) throw new Error(`onboarding: ${created.status} ${await created.text()}`);
+  return ((await created.json()) as { id: string }).id;
+}

@@ -15,7 +15,16 @@ import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../scripts/lib.js';
-import { authorization, bodyProbes, goodUpload, malformedMultipart, nestedJson, type RawRequest, rawRequest } from './hostile.js';
+import {
+  authorization,
+  bodyProbes,
+  createOnboarding,
+  goodUpload,
+  malformedMultipart,
+  nestedJson,
+  type RawRequest,
+  rawRequest,
+} from './hostile.js';
 
 const mebibyte = 1024 * 1024;
 const limits = { peakBytes: 300 * mebibyte, afterBytes: 150 * mebibyte, latencyMs: 1000, settleMs: 10_000 };
@@ -114,19 +123,7 @@ describe('the sandbox under hostile bodies, in a child process', () => {
   it('keeps its RSS under 300 MB, is under 150 MB 10 s after, and answers a concurrent client within 1 s', async () => {
     const auth: Record<string, Record<string, string>> = {};
     for (const { document } of bodyProbes) auth[document] = await authorization(url, document);
-    const onboarding = await fetch(`${url}/accounts/api/v2/onboarding`, {
-      method: 'POST',
-      headers: { ...auth.accounts, 'content-type': 'application/json' },
-      body: JSON.stringify({
-        person: {
-          name: 'Renata Alves Moura',
-          document: '12345678909',
-          phone: '+5511912345678',
-          address: { zipCode: '01310100', address: 'Avenida Paulista', number: '900', district: 'Bela Vista' },
-        },
-      }),
-    });
-    const onboardingId = ((await onboarding.json()) as { id: string }).id;
+    const onboardingId = await createOnboarding(`${url}/accounts/api/v2`, auth.accounts ?? {});
     const upload = await rawRequest(`${url}/accounts/api/v2/onboarding/${onboardingId}/images`, {
       method: 'POST',
       headers: { ...auth.accounts, 'content-type': goodUpload.contentType },
