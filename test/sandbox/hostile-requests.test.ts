@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findInterface } from '../../src/interfaces.js';
 import type { OperationInfo } from '../../src/runtime/contract.js';
-import { sandboxModules } from '../../src/sandbox/modules.js';
+import { handWrittenModules, sandboxModules } from '../../src/sandbox/modules.js';
 import { bodyLimits, type RunningSandbox } from '../../src/sandbox/server.js';
 import { closeAll, startSeeded, takeDrifts } from '../helpers/sandbox.js';
 import {
@@ -41,8 +41,10 @@ beforeAll(async () => {
 });
 afterAll(() => closeAll(sandbox, []));
 
-it('probes every module the sandbox mounts', () => {
-  expect(new Set(bodyProbes.map((probe) => probe.document))).toEqual(new Set(sandboxModules.map((module) => module.document)));
+// Each hand-written module reads its own answers to bad bodies; a generic one (a fifth interface's) answers them
+// through the same engine and parser as these, so a new hand-written module without a probe fails here.
+it('probes every hand-written module', () => {
+  expect(new Set(bodyProbes.map((probe) => probe.document))).toEqual(new Set(handWrittenModules.map((module) => module.document)));
 });
 
 describe('a route no operation has', () => {
