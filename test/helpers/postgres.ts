@@ -39,35 +39,30 @@ export async function startTestDatabase(): Promise<TestDatabase> {
 /** A test database whose server the test stops and starts again (`stopServer`, `startServer`: same data, same port). */
 export type RestartableDatabase = TestDatabase & EmbeddedDatabase;
 
+/** A database started before the file's tests and stopped after them; the getter is called inside a test. */
+function useDatabase<Database extends TestDatabase>(start: () => Promise<Database>, hook: string): () => Database {
+  let database: Database | undefined;
+  beforeAll(async () => {
+    database = await start();
+  }, 60_000);
+  afterAll(async () => {
+    await database?.stop();
+  });
+  return () => {
+    if (!database) throw new Error(`the test database is not started: call ${hook}() at the top of the file`);
+    return database;
+  };
+}
+
 /**
  * The embedded server always, DATABASE_URL or not: a developer's own server is not a test's to restart. Started
  * before the file's tests, stopped after them.
  */
 export function useRestartableDatabase(): () => RestartableDatabase {
-  let database: RestartableDatabase | undefined;
-  beforeAll(async () => {
-    database = { ...(await startEmbeddedPostgres({ flags: testFlags })), freshSchema };
-  }, 60_000);
-  afterAll(async () => {
-    await database?.stop();
-  });
-  return () => {
-    if (!database) throw new Error('the test database is not started: call useRestartableDatabase() at the top of the file');
-    return database;
-  };
+  return useDatabase(async () => ({ ...(await startEmbeddedPostgres({ flags: testFlags })), freshSchema }), 'useRestartableDatabase');
 }
 
 /** The test file's database, started before its tests and stopped after them: call the getter inside a test. */
 export function useTestDatabase(): () => TestDatabase {
-  let database: TestDatabase | undefined;
-  beforeAll(async () => {
-    database = await startTestDatabase();
-  }, 60_000);
-  afterAll(async () => {
-    await database?.stop();
-  });
-  return () => {
-    if (!database) throw new Error('the test database is not started: call useTestDatabase() at the top of the file');
-    return database;
-  };
+  return useDatabase(startTestDatabase, 'useTestDatabase');
 }
