@@ -186,6 +186,8 @@ export interface SandboxModule<State> {
   readonly handlers: Readonly<Record<string, Handler<State>>>;
   readonly problems: ProblemFormat;
   readonly controls?: Readonly<Record<string, ControlVerb<State>>>;
+  /** What a user needs to start with this interface, as `GET /_sandbox` lists it: the ids the state holds now (keys, accounts, customers). */
+  readonly world?: (state: State) => Record<string, unknown>;
 }
 
 /** A module whose state type is known only to itself: the engine passes its state back to its own handlers. */

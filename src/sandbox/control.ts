@@ -3,7 +3,7 @@
  * <verb>`): what the platform does on its own (a payer pays, an order settles, the clock moves, a webhook is
  * resent) made to happen on demand, plus faults and a reset. Plain JSON over HTTP under `/_sandbox`.
  *
- *   GET    /_sandbox                      interfaces, their URLs, verbs and inputs, the clock, planned faults
+ *   GET    /_sandbox                      credentials; interfaces, their URLs, what they hold (world), verbs and inputs; the clock, faults
  *   POST   /_sandbox/reset                { seed? }  state back to empty
  *   POST   /_sandbox/clock                { advanceSeconds?, speed? }
  *   POST   /_sandbox/faults               { operationId, kind, count?, retryAfterSeconds?, delayMs? }
@@ -27,7 +27,9 @@ import { inTransaction } from './control-transaction.js';
 import type { MountedModule } from './engine.js';
 import type { FaultPlan, FaultRequest } from './faults.js';
 import { retryAfterViolations } from './fault-contract.js';
+import type { SandboxCredential } from './tokens.js';
 import { type ControlViolation, contractOf, placesOf, VerbChecker } from './verb-contract.js';
+import { listedCredentials } from './world.js';
 
 export const controlPrefix = '/_sandbox';
 
@@ -39,6 +41,8 @@ export interface ControlDependencies {
   readonly advance: (ms: number) => void;
   readonly setSpeed: (speed: number) => void;
   readonly urlOf: (document: string) => string;
+  /** The credentials the token endpoints accept, listed by the overview. */
+  readonly credentials: readonly SandboxCredential[];
   /** The statuses an operation of the sandbox declares; undefined when none has that id. */
   readonly statusesOf: (operationId: string) => readonly string[] | undefined;
 }
@@ -117,9 +121,15 @@ export function controlPlane(dependencies: ControlDependencies) {
       interfaces: Object.fromEntries(
         [...mounted].map(([document, entry]) => [
           document,
-          { url: dependencies.urlOf(document), verbs: Object.keys(entry.module.controls ?? {}), inputs: inputsOf(entry) },
+          {
+            url: dependencies.urlOf(document),
+            ...(entry.module.world ? { world: entry.module.world(entry.state) } : {}),
+            verbs: Object.keys(entry.module.controls ?? {}),
+            inputs: inputsOf(entry),
+          },
         ]),
       ),
+      credentials: listedCredentials(dependencies.credentials),
       clock: env.clock.now().toISOString(),
       seed: env.random.seed,
       faults: faults.list(),

@@ -235,6 +235,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     advance: (ms) => clock.advance(ms),
     setSpeed: (speed) => clock.setSpeed(speed),
     urlOf: (document) => `${address}${mounted.get(document)?.module.prefix ?? ''}`,
+    credentials,
     statusesOf: (operationId) =>
       [...mounted.values()].find((entry) => operationId in entry.generated.operationTable)?.generated.operationTable[operationId]
         ?.responseStatuses,

@@ -27,6 +27,7 @@ import { createAccountsState } from './seed.js';
 import type { AccountsState, Json } from './state.js';
 import { transferHandlers } from './transfers.js';
 import { webhookHandlers } from './webhooks.js';
+import { accountsWorld } from './world.js';
 import { declareVerb } from '../verb-contract.js';
 
 /** Seconds a token of interface A lives (the `expiresAt` of the answer, read as a lifetime by the client). */
@@ -70,6 +71,7 @@ export const accountsSandbox = defineSandboxModule<AccountsState>({
   prefix: '/accounts/api/v2',
   createState: createAccountsState,
   problems: accountsProblems(),
+  world: accountsWorld,
   handlers: {
     'auth.token': token,
     ...ledgerHandlers,

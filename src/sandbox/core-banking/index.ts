@@ -20,6 +20,7 @@ import { feeRuleHandlers } from './fee-rules.js';
 import { confirmRegistrations, invoiceHandlers, payInvoice, register } from './invoices.js';
 import { createCoreBankingState } from './seed.js';
 import type { CoreBankingState, Json } from './state.js';
+import { coreBankingWorld } from './world.js';
 import { declareVerb } from '../verb-contract.js';
 
 /** Seconds a token of interface D lives (section 5.4: 3600 in the sample). */
@@ -43,6 +44,7 @@ export const coreBankingSandbox = defineSandboxModule<CoreBankingState>({
   prefix: '/core-banking',
   createState: createCoreBankingState,
   problems: problemDetails(),
+  world: coreBankingWorld,
   handlers: {
     'auth.token': token,
     ...accountHandlers,

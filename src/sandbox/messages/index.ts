@@ -9,6 +9,7 @@ import { defineSandboxModule, type Handler, type MountableModule, SandboxProblem
 import { directoryHandlers } from './directory.js';
 import { exchangeHandlers, reject } from './exchange.js';
 import { messagesProblems } from './problems.js';
+import { messagesWorld } from './world.js';
 import { pollHandler, receive } from './queue.js';
 import { createMessagesState, type Json, type MessagesState } from './state.js';
 import { declareVerb } from '../verb-contract.js';
@@ -55,6 +56,7 @@ export function createMessagesSandbox(options: MessagesSandboxOptions = {}): Mou
     prefix: '/messages',
     createState: createMessagesState,
     problems: messagesProblems,
+    world: messagesWorld,
     handlers: {
       'auth.login': login,
       'messages.poll': pollHandler({ waitMs, batchSize }),

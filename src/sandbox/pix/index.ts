@@ -14,6 +14,7 @@ import { confirmationHandlers, confirmationVerb } from './confirmations.js';
 import { locationHandlers } from './locations.js';
 import { pay, paymentHandlers } from './payments.js';
 import { pixProblems } from './problems.js';
+import { pixWorld } from './world.js';
 import { recLocationHandlers } from './rec-locations.js';
 import { recurrenceHandlers, recurrenceVerb } from './recurrences.js';
 import { recurrenceWebhookHandlers } from './recurrence-webhooks.js';
@@ -69,6 +70,7 @@ export const pixSandbox = defineSandboxModule<PixState>({
   prefix: '/pix',
   createState: createPixState,
   problems: pixProblems,
+  world: pixWorld,
   handlers: {
     'auth.token': token,
     ...chargeHandlers('cob'),
