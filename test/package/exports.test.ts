@@ -26,13 +26,16 @@ const moduleEntry = (base: string) => ({
   default: `${base}.js`,
 });
 
+/** The module subpaths that name no interface: the root, the events, the formats, PostgreSQL stores, the sandbox library. */
+const sharedSubpaths = ['.', './events', './formats', './postgres', './sandbox'];
+
 describe('package.json exports', () => {
   it.each(definitions.map((definition) => definition.name))('contrato/%s points at the interface module and its types', (name) => {
     expect(exportsField[`./${name}`]).toEqual(moduleEntry(`./dist/src/${name}/index`));
     expect(Object.keys(exportsField[`./${name}`] as object)[0]).toBe('require');
   });
 
-  it.each(['.', './events', './formats', './postgres'])('%s has the same two faces', (subpath) => {
+  it.each(sharedSubpaths)('%s has the same two faces', (subpath) => {
     expect(exportsField[subpath]).toEqual(moduleEntry(subpath === '.' ? './dist/src/index' : `./dist/src/${subpath.slice(2)}/index`));
   });
 
@@ -57,12 +60,9 @@ describe('package.json exports', () => {
     },
   );
 
-  it('exports nothing an interface definition does not account for, besides the root, events, formats, postgres and package.json', () => {
+  it('exports nothing an interface definition does not account for, besides the shared subpaths and package.json', () => {
     const expected = new Set([
-      '.',
-      './events',
-      './formats',
-      './postgres',
+      ...sharedSubpaths,
       './package.json',
       ...definitions.map((definition) => `./${definition.name}`),
       ...definitions.flatMap((definition) => definition.documents.map((document) => `./specs/${document.name}.json`)),
