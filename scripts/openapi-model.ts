@@ -45,6 +45,103 @@ export interface OperationModel {
   readonly basicAuth: boolean;
   /** Header of an API-key token scheme (`svc-token`); null when the token goes as `Authorization: Bearer`. */
   readonly tokenHeader: string | null;
+  /** The Link Objects of its success responses: the operations that consume what it made. */
+  readonly links: readonly LinkModel[];
+}
+
+/**
+ * An OpenAPI Link Object of a success response: the consumer operation (same document, by operationId) and
+ * where its values come from. Contract knowledge shared by the code samples and the contract's verifier.
+ */
+export interface LinkModel {
+  /** The producer's response status that declares the link. */
+  readonly status: string;
+  /** The link's key (by convention the consumer's operationId). */
+  readonly name: string;
+  /** The consumer's operationId; '' when the link names none (`operationRef` is not supported). */
+  readonly operationId: string;
+  /** Consumer parameter (`txid`, or `path.txid` when the name is ambiguous) → runtime expression. */
+  readonly parameters: Readonly<Record<string, string>>;
+  /** `x-body`: JSON pointer into the consumer's request body → runtime expression. */
+  readonly body: Readonly<Record<string, string>>;
+}
+
+/** A runtime expression of a link, in the forms the generators follow. */
+export type LinkExpression =
+  | { readonly source: 'response'; readonly part: 'body'; readonly pointer: string }
+  | { readonly source: 'request'; readonly part: 'body'; readonly pointer: string }
+  | { readonly source: 'request'; readonly part: 'path' | 'query' | 'header'; readonly name: string };
+
+/** The supported forms: `$response.body#/id`, `$request.body#/a/b`, `$request.path.txid` (also query, header). */
+export const linkExpressionForms = '$response.body#/<pointer>, $request.body#/<pointer>, $request.(path|query|header).<name>';
+
+export function parseLinkExpression(text: string): LinkExpression | null {
+  const body = /^\$(response|request)\.body#(\/.*|)$/.exec(text);
+  if (body) return { source: body[1] as 'response' | 'request', part: 'body', pointer: body[2]! };
+  const parameter = /^\$request\.(path|query|header)\.([^\s]+)$/.exec(text);
+  if (parameter) return { source: 'request', part: parameter[1] as 'path' | 'query' | 'header', name: parameter[2]! };
+  return null;
+}
+
+/** A consumer parameter a link key names: `txid` (unique by name) or `path.txid`; null when none or ambiguous. */
+export function linkedParameter(consumer: OperationModel, key: string): ParameterModel | null {
+  const qualified = /^(path|query|header|cookie)\.(.+)$/.exec(key);
+  const matches = consumer.parameters.filter((parameter) =>
+    qualified
+      ? parameter.in === qualified[1] && parameter.name.toLowerCase() === qualified[2]!.toLowerCase()
+      : parameter.name.toLowerCase() === key.toLowerCase(),
+  );
+  return matches.length === 1 ? matches[0]! : null;
+}
+
+/**
+ * The schema a JSON pointer reaches inside `schema` (through $refs, allOf, the first oneOf/anyOf branch holding
+ * the member, array items), and whether a step on the way may be absent; null when the pointer leaves it.
+ */
+export function schemaAtPointer(
+  document: JsonObject,
+  schema: Json | undefined,
+  pointer: string,
+): { readonly schema: JsonObject; readonly optional: boolean } | null {
+  let current = resolveLocal(document, schema);
+  let optional = false;
+  for (const token of pointerTokens(pointer)) {
+    const step = memberSchema(document, current, token, 0);
+    if (!step) return null;
+    current = step.schema;
+    optional ||= step.optional;
+  }
+  return isObject(current) ? { schema: current, optional } : null;
+}
+
+function memberSchema(
+  document: JsonObject,
+  raw: Json | undefined,
+  token: string,
+  depth: number,
+): { schema: JsonObject; optional: boolean } | null {
+  const schema = resolveLocal(document, raw);
+  if (!isObject(schema) || depth > 8) return null;
+  const properties = isObject(schema.properties) ? schema.properties : {};
+  const member = resolveLocal(document, properties[token]);
+  if (isObject(member)) {
+    const required = Array.isArray(schema.required) && schema.required.includes(token);
+    return { schema: member, optional: !required };
+  }
+  if (/^(0|[1-9][0-9]*)$/.test(token) && schema.items !== undefined) {
+    const item = resolveLocal(document, schema.items);
+    return isObject(item) ? { schema: item, optional: true } : null;
+  }
+  for (const key of ['allOf', 'oneOf', 'anyOf']) {
+    const parts = schema[key];
+    if (!Array.isArray(parts)) continue;
+    for (const part of parts) {
+      const found = memberSchema(document, part, token, depth + 1);
+      // Through a oneOf/anyOf branch the member is there only when that branch is the one answered.
+      if (found) return key === 'allOf' ? found : { schema: found.schema, optional: true };
+    }
+  }
+  return null;
 }
 
 export function isObject(value: unknown): value is JsonObject {
@@ -209,7 +306,31 @@ export function operationsOf(document: JsonObject): OperationModel[] {
       secured,
       basicAuth,
       tokenHeader,
+      links: linksOf(document, rawResponses),
     });
+  }
+  return result;
+}
+
+/** The Link Objects of the success responses, in the responses' order. */
+function linksOf(document: JsonObject, responses: JsonObject): LinkModel[] {
+  const result: LinkModel[] = [];
+  for (const [status, rawResponse] of Object.entries(responses)) {
+    const response = resolveLocal(document, rawResponse);
+    if (!/^2\d\d$/.test(status) || !isObject(response) || !isObject(response.links)) continue;
+    for (const [name, rawLink] of Object.entries(response.links)) {
+      const link = resolveLocal(document, rawLink);
+      if (!isObject(link)) continue;
+      const strings = (value: Json | undefined): Record<string, string> =>
+        isObject(value) ? Object.fromEntries(Object.entries(value).map(([key, each]) => [key, String(each)])) : {};
+      result.push({
+        status,
+        name,
+        operationId: typeof link.operationId === 'string' ? link.operationId : '',
+        parameters: strings(link.parameters),
+        body: strings(link['x-body']),
+      });
+    }
   }
   return result;
 }

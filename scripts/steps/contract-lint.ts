@@ -9,7 +9,18 @@
  * a 404 instead: a malformed path value names no resource. An operation that takes no input (no parameter,
  * no body) refuses nothing: what is sent to it beyond that is not a request of the contract.
  */
-import { isObject, type JsonObject, type OperationModel, operationsOf, resolveLocal } from '../openapi-model.js';
+import {
+  isObject,
+  type JsonObject,
+  type LinkModel,
+  linkExpressionForms,
+  linkedParameter,
+  type OperationModel,
+  operationsOf,
+  parseLinkExpression,
+  resolveLocal,
+  schemaAtPointer,
+} from '../openapi-model.js';
 import { toAjvSchema } from './validators.js';
 
 export interface ContractRule {
@@ -65,7 +76,83 @@ export const refusalDeclared: ContractRule = {
     }),
 };
 
-export const contractRules: readonly ContractRule[] = [refusalDeclared];
+/** The spec file of a path by the specs' convention (`/ted/{id}` → `paths/ted_{id}.yaml`). */
+const pathFileOf = (path: string): string => `paths/${path.slice(1).replace(/\//g, '_')}.yaml`;
+
+/** What is wrong with one expression of a link of `producer`, or null when it is followed. */
+function expressionProblem(document: JsonObject, producer: OperationModel, link: LinkModel, text: string): string | null {
+  const expression = parseLinkExpression(text);
+  if (!expression) return `${text} is no supported expression: use ${linkExpressionForms}`;
+  if (expression.part !== 'body') {
+    const known = producer.parameters.some(
+      (each) => each.in === expression.part && each.name.toLowerCase() === expression.name.toLowerCase(),
+    );
+    return known ? null : `${text} names no ${expression.part} parameter of ${producer.operationId}`;
+  }
+  const schema =
+    expression.source === 'request'
+      ? producer.requestBody?.schema
+      : producer.responses.find((response) => response.status === link.status)?.schema;
+  if (!schema) return `${text} reads a ${expression.source} body ${producer.operationId} does not declare`;
+  return schemaAtPointer(document, schema, expression.pointer)
+    ? null
+    : `${text}: ${expression.pointer || '(the whole body)'} is no member of the ${expression.source} body schema of ${producer.operationId}`;
+}
+
+/** The problems of one link, each `<why>: <what to do>`. */
+function linkProblems(
+  document: JsonObject,
+  producer: OperationModel,
+  link: LinkModel,
+  byId: ReadonlyMap<string, OperationModel>,
+): string[] {
+  const consumer = byId.get(link.operationId);
+  if (!consumer)
+    return [
+      link.operationId
+        ? `operationId ${link.operationId} is no operation of this document`
+        : 'names no operationId: give the consumer by operationId',
+    ];
+  const problems: string[] = [];
+  for (const [key, text] of Object.entries(link.parameters)) {
+    if (!linkedParameter(consumer, key))
+      problems.push(
+        `parameter ${key} names no single parameter of ${consumer.operationId}: use one of its names, qualified as path.<name>, query.<name> or header.<name> when two share it`,
+      );
+    const problem = expressionProblem(document, producer, link, text);
+    if (problem) problems.push(`parameter ${key}: ${problem}`);
+  }
+  for (const [pointer, text] of Object.entries(link.body)) {
+    if (!consumer.requestBody || !schemaAtPointer(document, consumer.requestBody.schema, pointer))
+      problems.push(`x-body ${pointer} is no member of the request body of ${consumer.operationId}: point into its body schema`);
+    const problem = expressionProblem(document, producer, link, text);
+    if (problem) problems.push(`x-body ${pointer}: ${problem}`);
+  }
+  return problems;
+}
+
+/**
+ * `link-valid`: every Link Object of a success response can be followed. Its operationId is an operation of the
+ * same document; every parameter key names one parameter of that operation; every `x-body` pointer a member
+ * of its request body; every expression is a supported form whose pointer resolves in the producer's
+ * response (or request) schema, or whose parameter the producer has.
+ */
+export const linkValid: ContractRule = {
+  name: 'link-valid',
+  problems: (document) => {
+    const models = operationsOf(document);
+    const byId = new Map(models.map((model) => [model.operationId, model]));
+    return models.flatMap((producer) =>
+      producer.links.flatMap((link) =>
+        linkProblems(document, producer, link, byId).map(
+          (problem) => `${pathFileOf(producer.path)} ${producer.operationId} ${link.status} link ${link.name}: ${problem}`,
+        ),
+      ),
+    );
+  },
+};
+
+export const contractRules: readonly ContractRule[] = [refusalDeclared, linkValid];
 
 /** Every problem of `document` under the contract rules, as `<rule>: <problem>` lines. */
 export function contractProblems(document: JsonObject, rules: readonly ContractRule[] = contractRules): string[] {

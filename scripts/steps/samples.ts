@@ -22,7 +22,20 @@ import {
   sandboxSecret,
 } from '../../src/runtime/definition.js';
 import { isObject, operationsOf, resolveLocal, type Json, type JsonObject, type OperationModel } from '../openapi-model.js';
+import { samplePlanOf } from './sample-chains.js';
+import {
+  Code,
+  curlSample,
+  quoteTs,
+  type SampleRequest,
+  type SampleValue,
+  tokenLines,
+  tokenMemberOf,
+  typescriptSample,
+} from './sample-sources.js';
 import { type RequestCheck, type RequestPart, requestCheckFor } from './validators.js';
+
+export { tsLiteral } from './sample-sources.js';
 
 /** Where `npx contrato sandbox` listens by default (src/sandbox/modules.ts `sandboxPort`). */
 export const sandboxOrigin = 'http://127.0.0.1:4010';
@@ -72,24 +85,6 @@ export function sampleTargetOf(info: Pick<InterfaceInfo, 'name' | 'interfaceName
 
 // ---------------------------------------------------------------------------------------------------
 // The arguments of a sample
-
-/** Source text inside a TypeScript literal (a file read), and what curl sends in its place. */
-class Code {
-  constructor(
-    readonly source: string,
-    readonly curlForm: string,
-  ) {}
-}
-type SampleValue = Json | Code | SampleValue[] | { [key: string]: SampleValue };
-
-/** A request as a sample makes it: the facade's arguments plus what the runtime adds. */
-export interface SampleRequest {
-  readonly model: OperationModel;
-  /** The facade call's argument: required parameters by location, and the body. */
-  readonly args: { path?: JsonObject; query?: JsonObject; header?: JsonObject; body?: SampleValue };
-  /** Headers curl must send that the client adds itself: the idempotency key, the child account. */
-  readonly addedHeaders: JsonObject;
-}
 
 const credentialMember = (name: string): 'id' | 'secret' | null =>
   /^client_?id$/i.test(name) ? 'id' : /^client_?secret$/i.test(name) ? 'secret' : null;
@@ -227,7 +222,7 @@ export function sampleRequestOf(document: JsonObject, model: OperationModel, tar
   const id = model.operationId;
   const idempotencyHeader = typeof model.operation['x-idempotency-key'] === 'string' ? model.operation['x-idempotency-key'] : null;
   const args: { path?: JsonObject; query?: JsonObject; header?: JsonObject; body?: SampleValue } = {};
-  const addedHeaders: JsonObject = {};
+  const addedHeaders: Record<string, SampleValue> = {};
   const accountId = target.credential.options?.accountId;
   for (const parameter of model.parameters) {
     const isAccountHeader = parameter.in === 'header' && parameter.name.toLowerCase() === 'x-account-id';
@@ -268,146 +263,11 @@ export function sampleRequestOf(document: JsonObject, model: OperationModel, tar
 }
 
 // ---------------------------------------------------------------------------------------------------
-// TypeScript
 
-function quoteTs(text: string): string {
-  return `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\n/g, '\\n').replace(/\r/g, '\\r')}'`;
-}
-
-const identifierPattern = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
-
-/** A value as a TypeScript literal: unquoted keys where they can be, on one line when it fits in `width`. */
-export function tsLiteral(value: SampleValue, indent = 0, width = 100): string {
-  const inline = tsInline(value);
-  if (indent * 2 + inline.length <= width || !(Array.isArray(value) || (isPlainObject(value) && Object.keys(value).length > 0)))
-    return inline;
-  const pad = '  '.repeat(indent + 1);
-  const close = '  '.repeat(indent);
-  if (Array.isArray(value)) return `[\n${value.map((item) => `${pad}${tsLiteral(item, indent + 1, width)},`).join('\n')}\n${close}]`;
-  const entries = Object.entries(value as Record<string, SampleValue>);
-  return `{\n${entries.map(([key, item]) => `${pad}${tsKey(key)}: ${tsLiteral(item, indent + 1, width)},`).join('\n')}\n${close}}`;
-}
-
-function isPlainObject(value: SampleValue): value is { [key: string]: SampleValue } {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Code);
-}
-
-const tsKey = (key: string): string => (identifierPattern.test(key) ? key : quoteTs(key));
-
-function tsInline(value: SampleValue): string {
-  if (value instanceof Code) return value.source;
-  if (typeof value === 'string') return quoteTs(value);
-  if (value === null || typeof value !== 'object') return String(value);
-  if (Array.isArray(value)) return `[${value.map(tsInline).join(', ')}]`;
-  const entries = Object.entries(value);
-  return entries.length === 0 ? '{}' : `{ ${entries.map(([key, item]) => `${tsKey(key)}: ${tsInline(item)}`).join(', ')} }`;
-}
-
-function hasSuccessBody(model: OperationModel): boolean {
-  return model.responses.some((response) => /^2\d\d$/.test(response.status) && response.mediaType !== null);
-}
-
-function containsCode(value: SampleValue | undefined): boolean {
-  if (value instanceof Code) return true;
-  if (Array.isArray(value)) return value.some(containsCode);
-  return isPlainObject(value ?? null) && Object.values(value as Record<string, SampleValue>).some(containsCode);
-}
-
-/** The TypeScript sample: the client of the interface at the sandbox, the call, what it resolves to. */
-export function typescriptSample(request: SampleRequest, target: SampleTarget): string {
-  const { model, args } = request;
-  const { credential } = target;
-  const readsFiles = credential.pfx !== undefined || containsCode(args.body);
-  const options: string[] = [`  baseUrl: ${quoteTs(target.clientBaseUrl)},`];
-  if (credential.login) options.push(`  login: { clientId: ${quoteTs(credential.clientId)}, clientSecret: ${quoteTs(target.secret)} },`);
-  else options.push(`  clientId: ${quoteTs(credential.clientId)},`, `  clientSecret: ${quoteTs(target.secret)},`);
-  for (const [name, value] of Object.entries(credential.options ?? {})) options.push(`  ${tsKey(name)}: ${tsInline(value)},`);
-  if (credential.pfx) options.push(`  tls: { pfx: readFileSync(${quoteTs(credential.pfx)}) }, // npx contrato dev-certs writes it`);
-
-  const reader = target.readers?.[model.operationId];
-  let call: string[];
-  if (reader !== undefined) {
-    // A payload location is read by its URL (the QR code's), not by the operation's arguments.
-    const location = `${target.baseUrl}${fillPath(model.path, args.path ?? {})}`;
-    const query = args.query ? `, ${tsInline(args.query)}` : '';
-    call = [`const { payload } = await client.locations.${reader}(${quoteTs(location)}${query});`, 'console.log(payload);'];
-  } else {
-    const [group, name] = model.operationId.split('.') as [string, string];
-    const opening = `${hasSuccessBody(model) ? 'const result = ' : ''}await client.${group}.${name}(`;
-    // The arguments on the call's line when the whole line fits in 100 characters.
-    const argument = Object.keys(args).length === 0 ? '' : tsLiteral(args as SampleValue, 0, 100 - opening.length - 2);
-    call = [`${opening}${argument});`, ...(hasSuccessBody(model) ? ['console.log(result);'] : [])];
-  }
-  return [
-    ...(readsFiles ? ["import { readFileSync } from 'node:fs';"] : []),
-    `import { ${target.factory} } from ${quoteTs(target.module)};`,
-    '',
-    `const client = ${target.factory}({`,
-    ...options,
-    '});',
-    '',
-    ...call,
-    'await client.close();',
-    '',
-  ].join('\n');
-}
-
-// ---------------------------------------------------------------------------------------------------
-// curl
-
-function quoteShell(text: string): string {
-  return `'${text.replace(/'/g, `'\\''`)}'`;
-}
-
-function fillPath(path: string, values: JsonObject): string {
-  return path.replace(/\{([^}]+)\}/g, (_whole, name: string) => {
-    const value = values[name];
-    if (value === undefined || value === null) throw new Error(`code samples: no value for the path parameter ${name} of ${path}`);
-    return encodeURIComponent(String(value));
-  });
-}
-
-function queryString(query: JsonObject | undefined): string {
-  if (!query) return '';
-  const search = new URLSearchParams();
-  for (const [name, value] of Object.entries(query)) {
-    for (const item of Array.isArray(value) ? value : [value]) search.append(name, typeof item === 'string' ? item : JSON.stringify(item));
-  }
-  const text = search.toString();
-  return text ? `?${text}` : '';
-}
-
-/** curl's arguments that send a body of the operation's media type. */
-function bodyArguments(model: OperationModel, body: SampleValue): string[] {
-  const mediaType = model.requestBody!.mediaType;
-  if (mediaType === 'application/x-www-form-urlencoded' && isPlainObject(body)) {
-    return Object.entries(body).map(([name, value]) => `--data-urlencode ${quoteShell(`${name}=${String(value)}`)}`);
-  }
-  if (mediaType === 'multipart/form-data' && isPlainObject(body)) {
-    return Object.entries(body).map(([name, value]) =>
-      value instanceof Code
-        ? `-F ${quoteShell(`${name}=${value.curlForm}`)}`
-        : `-F ${quoteShell(`${name}=${typeof value === 'string' ? value : JSON.stringify(value)}`)}`,
-    );
-  }
-  return [`-H ${quoteShell(`content-type: ${mediaType}`)}`, `-d ${quoteShell(JSON.stringify(body))}`];
-}
-
-/** One curl command, one argument a line. */
-function curlCommand(parts: readonly string[], indent = ''): string {
-  return parts.map((part, index) => (index === 0 ? `${indent}${part}` : `${indent}  ${part}`)).join(' \\\n');
-}
-
-/** The member of the token operation's success answer that holds the token. */
-function tokenMemberOf(document: JsonObject, model: OperationModel): string | null {
-  for (const response of model.responses) {
-    if (!/^2\d\d$/.test(response.status) || !response.schema) continue;
-    const schema = resolvedSchema(document, response.schema);
-    const names = Object.keys(isObject(schema.properties) ? schema.properties : {});
-    const found = names.find((name) => /^access_?token$/i.test(name)) ?? names.find((name) => /^(svc-?)?token$/i.test(name));
-    if (found) return found;
-  }
-  return null;
+export interface CodeSample {
+  readonly lang: string;
+  readonly label: string;
+  readonly source: string;
 }
 
 /** The operation that issues the token of the others: unsecured, it takes the credential and answers a token. */
@@ -422,71 +282,33 @@ export function tokenOperationOf(document: JsonObject, models: readonly Operatio
   );
 }
 
-/** The shell lines that put a token of the sandbox credential in `$TOKEN`. */
-function tokenLines(document: JsonObject, token: OperationModel, target: SampleTarget, check: RequestCheck): string[] {
+/** The token request a curl sample sends: only what it requires (the credential and its grant, no narrower scope). */
+function tokenBody(document: JsonObject, token: OperationModel, target: SampleTarget): Json {
   const example = bodyExample(document, token) ?? valueOfSchema(document, token.requestBody!.schema);
-  // Only what the token request requires: the credential and its grant, no narrower scope.
   const schema = resolvedSchema(document, token.requestBody!.schema);
   const required = new Set(Array.isArray(schema.required) ? schema.required.map(String) : []);
   const minimal = isObject(example) ? Object.fromEntries(Object.entries(example).filter(([name]) => required.has(name))) : example;
-  const body = withCredential(minimal ?? {}, target);
-  const issues = check(token.operationId, 'body')?.(body) ?? [];
-  if (issues.length > 0) throw new Error(`code samples: the token request of ${target.document} is refused:\n  ${issues.join('\n  ')}`);
-  const member = tokenMemberOf(document, token)!;
-  const jq = identifierPattern.test(member) ? `.${member}` : `.[${JSON.stringify(member)}]`;
-  const command = curlCommand([
-    `TOKEN=$(curl -sS -X ${token.method.toUpperCase()} ${quoteShell(`${target.baseUrl}${token.path}`)}`,
-    ...(token.basicAuth ? [`-u ${quoteShell(`${target.credential.clientId}:${target.secret}`)}`] : []),
-    ...bodyArguments(token, body),
-  ]);
-  return [`${command} \\\n  | jq -r ${quoteShell(jq)})`];
+  return withCredential(minimal ?? {}, target);
 }
 
-/** The curl sample: a token of the sandbox credential when the operation needs one, then the request. */
-export function curlSample(
-  document: JsonObject,
-  request: SampleRequest,
-  target: SampleTarget,
-  token: OperationModel | null,
-  check: RequestCheck,
-): string {
-  const { model, args, addedHeaders } = request;
-  const url = `${target.baseUrl}${fillPath(model.path, args.path ?? {})}${queryString(args.query)}`;
-  const method = model.method.toUpperCase();
-  const parts = [`curl -sS -i${method === 'GET' ? '' : ` -X ${method}`} ${quoteShell(url)}`];
-  const lines: string[] = [];
-  if (model.secured) {
-    if (!token) throw new Error(`code samples: ${model.operationId} needs a token and ${target.document} has no token operation`);
-    lines.push(...tokenLines(document, token, target, check));
-    const header = model.tokenHeader ?? 'authorization';
-    parts.push(`-H "${header}: ${model.tokenHeader ? '' : 'Bearer '}$TOKEN"`);
-  }
-  if (model.basicAuth) parts.push(`-u ${quoteShell(`${target.credential.clientId}:${target.secret}`)}`);
-  for (const [name, value] of Object.entries({ ...args.header, ...addedHeaders }))
-    parts.push(`-H ${quoteShell(`${name}: ${String(value)}`)}`);
-  if (args.body !== undefined) parts.push(...bodyArguments(model, args.body));
-  lines.push(curlCommand(parts));
-  return `${lines.join('\n')}\n`;
-}
-
-// ---------------------------------------------------------------------------------------------------
-
-export interface CodeSample {
-  readonly lang: string;
-  readonly label: string;
-  readonly source: string;
-}
-
-/** The samples of every operation of a bundle, by operationId. */
+/**
+ * The samples of every operation of a bundle, by operationId. An operation another one's success response
+ * links to runs that producer first (scripts/steps/sample-chains.ts) and takes the values the link names.
+ */
 export function codeSamplesOf(document: JsonObject, target: SampleTarget, check: RequestCheck): Map<string, CodeSample[]> {
   const models = operationsOf(document);
   const token = tokenOperationOf(document, models);
+  const requestOf = (model: OperationModel): SampleRequest => sampleRequestOf(document, model, target, check);
   const samples = new Map<string, CodeSample[]>();
   for (const model of models) {
-    const request = sampleRequestOf(document, model, target, check);
+    const plan = samplePlanOf(document, models, model, requestOf);
+    const tokenCommand = (): string[] => {
+      if (!token) throw new Error(`code samples: ${model.operationId} needs a token and ${target.document} has no token operation`);
+      return tokenLines(document, token, tokenBody(document, token, target), target, check);
+    };
     samples.set(model.operationId, [
-      { lang: 'TypeScript', label: 'TypeScript', source: typescriptSample(request, target) },
-      { lang: 'Shell', label: 'curl', source: curlSample(document, request, target, token, check) },
+      { lang: 'TypeScript', label: 'TypeScript', source: typescriptSample(plan, target) },
+      { lang: 'Shell', label: 'curl', source: curlSample(plan, target, tokenCommand) },
     ]);
   }
   return samples;
