@@ -13,7 +13,7 @@ import { commands, type CommandName } from './commands.js';
 import { untilSignal } from './signals.js';
 import type { Output } from './format-commands.js';
 import { defaultBasePort, PortInUseError } from './ports.js';
-import type { RunningServer, SandboxSettings } from './servers.js';
+import type { SandboxSettings } from './servers.js';
 
 export interface RunContext {
   /** How the user started this command, for the hints of error lines ("contrato mock", "npm start --"). */
@@ -92,16 +92,11 @@ function noPositionals(spec: CommandSpec, parsed: ParsedArguments): void {
 }
 
 /**
- * Serves until SIGINT, SIGTERM or SIGHUP, then stops every server. A second signal while stopping (Ctrl-C
- * pressed twice) ends the process at once; the mocks end with it (servers.ts ties them to this process).
+ * Starts the servers and serves until SIGINT, SIGTERM or SIGHUP (or npm, which started it, asks: signals.ts),
+ * then stops every server. Signals are heard from the start: one that comes while the servers start ends the
+ * process at once, as it would have without a handler (the mocks end with it: servers.ts ties them to this
+ * process); a second one while stopping (Ctrl-C pressed twice) too.
  */
-async function untilInterrupted(servers: readonly RunningServer[], output: Output): Promise<number> {
-  await untilSignal(output);
-  output.out('stopping…');
-  await Promise.all(servers.map((server) => server.stop()));
-  return 0;
-}
-
 async function serve(
   names: readonly InterfaceName[],
   siteDir: string | null,
@@ -109,16 +104,27 @@ async function serve(
   output: Output,
   withSandbox = false,
 ): Promise<number> {
+  const stopRequested = untilSignal(output);
   const { startAll } = await import('./servers.js');
   const host = stringOption(parsed, 'host');
-  const servers = await startAll(names, siteDir, {
-    port: portValue(parsed),
-    ...(host ? { host } : {}),
-    dynamic: parsed.options.has('dynamic'),
-    log: output.out,
-    ...(withSandbox ? { sandbox: sandboxSettings(parsed) } : {}),
-  });
-  return untilInterrupted(servers, output);
+  const servers = await Promise.race([
+    startAll(names, siteDir, {
+      port: portValue(parsed),
+      ...(host ? { host } : {}),
+      dynamic: parsed.options.has('dynamic'),
+      log: output.out,
+      ...(withSandbox ? { sandbox: sandboxSettings(parsed) } : {}),
+    }),
+    stopRequested.then(() => null),
+  ]);
+  if (servers === null) {
+    output.err('contrato: stopped while starting');
+    process.exit(130);
+  }
+  await stopRequested;
+  output.out('stopping…');
+  await Promise.all(servers.map((server) => server.stop()));
+  return 0;
 }
 
 async function runCommand(name: CommandName, parsed: ParsedArguments, context: RunContext, output: Output): Promise<number> {
