@@ -7,6 +7,7 @@ import { findDefinition, findInterface, interfaces, type InterfaceName } from '.
 import type { OperationInfo } from '../runtime/contract.js';
 import type { CompiledValidator, check } from '../runtime/validation.js';
 import { UsageError } from './arguments.js';
+import { assertPackagesInstalled } from './optional-packages.js';
 import { checkHttpAnswer, checkMatchedRequest, pathIssues } from '../checks/http-check.js';
 import { bundledSpecPath, loadInterface } from '../checks/registry.js';
 import { findOperation } from '../checks/router.js';
@@ -56,6 +57,7 @@ async function readSpec(file: string): Promise<Record<string, unknown>> {
   try {
     return JSON.parse(text) as Record<string, unknown>;
   } catch {
+    assertPackagesInstalled(['yaml'], `reading ${file}, which is not JSON,`);
     try {
       const { parse } = await import('yaml');
       return parse(text) as Record<string, unknown>;

@@ -6,12 +6,12 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { interfaces, type InterfaceName } from '../interfaces.js';
 import { commandHelp, findCommand, overview, parseArguments, UsageError, type CommandSpec, type ParsedArguments } from './arguments.js';
 import { commands, type CommandName } from './commands.js';
 import { untilSignal } from './signals.js';
 import type { Output } from './format-commands.js';
+import { assertPackagesInstalled, contratoManifest, docsPackages, mockPackages } from './optional-packages.js';
 import { defaultBasePort, PortInUseError } from './ports.js';
 import type { SandboxSettings } from './servers.js';
 
@@ -27,13 +27,7 @@ const consoleOutput: Output = { out: (line) => console.log(line), err: (line) =>
 
 /** contrato's version, from the package.json above this file (src/cli or dist/src/cli). */
 export function version(): string {
-  for (const relative of ['../../package.json', '../../../package.json']) {
-    const path = fileURLToPath(new URL(relative, import.meta.url));
-    if (!existsSync(path)) continue;
-    const manifest = JSON.parse(readFileSync(path, 'utf8')) as { name?: string; version?: string };
-    if (manifest.name === 'contrato' && manifest.version) return manifest.version;
-  }
-  return 'unknown';
+  return contratoManifest()?.version ?? 'unknown';
 }
 
 function portValue(parsed: ParsedArguments): number {
@@ -95,15 +89,18 @@ function noPositionals(spec: CommandSpec, parsed: ParsedArguments): void {
  * Starts the servers and serves until SIGINT, SIGTERM or SIGHUP (or npm, which started it, asks: signals.ts),
  * then stops every server. Signals are heard from the start: one that comes while the servers start ends the
  * process at once, as it would have without a handler (the mocks end with it: servers.ts ties them to this
- * process); a second one while stopping (Ctrl-C pressed twice) too.
+ * process); a second one while stopping (Ctrl-C pressed twice) too. The optional packages the mocks or the
+ * docs site need are checked first: `invokedAs` names the command in the line that says what to install.
  */
 async function serve(
   names: readonly InterfaceName[],
   siteDir: string | null,
   parsed: ParsedArguments,
   output: Output,
+  invokedAs: string,
   withSandbox = false,
 ): Promise<number> {
+  assertPackagesInstalled([...(names.length > 0 ? mockPackages : []), ...(siteDir ? docsPackages : [])], invokedAs);
   const stopRequested = untilSignal(output);
   const { startAll } = await import('./servers.js');
   const host = stringOption(parsed, 'host');
@@ -129,6 +126,7 @@ async function serve(
 
 async function runCommand(name: CommandName, parsed: ParsedArguments, context: RunContext, output: Output): Promise<number> {
   const spec = findCommand(commands, name);
+  const invokedAs = context.invokedAs ?? `contrato ${name}`;
   const site = (): string => stringOption(parsed, 'site') ?? context.defaultSite ?? 'site';
   switch (name) {
     case 'validate':
@@ -153,7 +151,7 @@ async function runCommand(name: CommandName, parsed: ParsedArguments, context: R
     case 'mock': {
       const { interfaceArgument } = await import('./document-commands.js');
       const names = parsed.positionals.length > 0 ? parsed.positionals.map(interfaceArgument) : interfaces.map((info) => info.name);
-      return serve(names, null, parsed, output);
+      return serve(names, null, parsed, output, invokedAs);
     }
     case 'regenerate': {
       noPositionals(spec, parsed);
@@ -170,6 +168,7 @@ async function runCommand(name: CommandName, parsed: ParsedArguments, context: R
       }
       if (args.check) throw new UsageError('--check changes nothing, so there is nothing to watch: one or the other');
       const host = stringOption(parsed, 'host');
+      if (!parsed.options.has('no-serve') && !args.noDocs) assertPackagesInstalled(docsPackages, 'contrato regenerate --watch');
       return watchRegenerate(
         { ...args, serve: !parsed.options.has('no-serve'), port: portValue(parsed), ...(host ? { host } : {}) },
         output,
@@ -177,12 +176,12 @@ async function runCommand(name: CommandName, parsed: ParsedArguments, context: R
     }
     case 'docs':
       noPositionals(spec, parsed);
-      return serve([], site(), parsed, output);
+      return serve([], site(), parsed, output, invokedAs);
     case 'start':
       noPositionals(spec, parsed);
-      return serve([], site(), parsed, output, true);
+      return serve([], site(), parsed, output, invokedAs, true);
     case 'sandbox': {
-      if (parsed.positionals.length === 0) return serve([], null, parsed, output, true);
+      if (parsed.positionals.length === 0) return serve([], null, parsed, output, invokedAs, true);
       const { sandboxVerb } = await import('./sandbox-command.js');
       return sandboxVerb(parsed.positionals, { url: stringOption(parsed, 'url'), count: stringOption(parsed, 'count') }, output);
     }

@@ -19,6 +19,7 @@ import {
   type PlannedPort,
 } from './ports.js';
 import { startMockFront } from './mock-front.js';
+import { assertPackagesInstalled, mockPackages } from './optional-packages.js';
 import { bundledSpecPath, loadInterface, type InterfaceModules } from '../checks/registry.js';
 import { referenceRoutesFile } from './site.js';
 
@@ -28,15 +29,12 @@ export interface RunningServer {
 }
 
 function prismBin(): string {
+  assertPackagesInstalled(mockPackages, 'contrato mock');
   const require = createRequire(import.meta.url);
-  try {
-    const manifestPath = require.resolve('@stoplight/prism-cli/package.json');
-    const manifest = require(manifestPath) as { bin: string | Record<string, string> };
-    const bin = typeof manifest.bin === 'string' ? manifest.bin : manifest.bin.prism;
-    return join(dirname(manifestPath), bin ?? 'dist/index.js');
-  } catch {
-    throw new Error('mocks need @stoplight/prism-cli: npm install --save-dev @stoplight/prism-cli@5.14.2');
-  }
+  const manifestPath = require.resolve('@stoplight/prism-cli/package.json');
+  const manifest = require(manifestPath) as { bin: string | Record<string, string> };
+  const bin = typeof manifest.bin === 'string' ? manifest.bin : manifest.bin.prism;
+  return join(dirname(manifestPath), bin ?? 'dist/index.js');
 }
 
 /**
