@@ -1944,7 +1944,7 @@ export interface components {
          * @description The receiver of a recurring charge as the service returns it: the account the charge is paid into and, when the service fills them, the receiving company's CNPJ and name. The API Pix standard requires the CNPJ and name in the charge it returns on creation but omits them in its own examples, so only the account is required here. Open object (section 9.3).
          * @example {
          *       "agencia": "0001",
-         *       "conta": "4587120",
+         *       "conta": "1234567",
          *       "tipoConta": "CORRENTE",
          *       "cnpj": "34721865000169",
          *       "nome": "Academia Corpo Leve Ltda"
@@ -2190,7 +2190,7 @@ export interface components {
          *       "ajusteDiaUtil": true,
          *       "recebedor": {
          *         "agencia": "0001",
-         *         "conta": "4587120",
+         *         "conta": "1234567",
          *         "tipoConta": "CORRENTE"
          *       },
          *       "status": "ATIVA",
@@ -2252,7 +2252,7 @@ export interface components {
          * @description The receiver's account that a recurring charge is paid into, as a creation request sends it (POST /cobr, PUT /cobr/{txid}; fields of the API Pix standard). The account must belong to the authenticated receiving user: any other account is refused with 400 CobROperacaoInvalida (section 7.2). Strict: unknown members are rejected.
          * @example {
          *       "agencia": "0001",
-         *       "conta": "4587120",
+         *       "conta": "1234567",
          *       "tipoConta": "CORRENTE"
          *     }
          */
@@ -2310,7 +2310,7 @@ export interface components {
          *       "ajusteDiaUtil": true,
          *       "recebedor": {
          *         "agencia": "0001",
-         *         "conta": "4587120",
+         *         "conta": "1234567",
          *         "tipoConta": "CORRENTE"
          *       },
          *       "devedor": {
@@ -2367,7 +2367,7 @@ export interface components {
          *       "ajusteDiaUtil": true,
          *       "recebedor": {
          *         "agencia": "0001",
-         *         "conta": "4587120",
+         *         "conta": "1234567",
          *         "tipoConta": "CORRENTE"
          *       },
          *       "status": "CRIADA",

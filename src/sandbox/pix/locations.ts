@@ -18,13 +18,22 @@ function locationAddress(request: Pick<SandboxRequest, 'baseUrl'>, tipoCob: stri
   return `${host}/pix-location${tipoCob === 'cobv' ? '/cobv' : ''}/${token}`;
 }
 
-function makeLocation(state: PixState, tipoCob: string, request: Pick<SandboxRequest, 'baseUrl'>, env: SandboxEnvironment): Json {
-  const id = state.nextLocationId;
-  state.nextLocationId += 1;
-  const token = env.random.uuid().replace(/-/g, '');
+/** Stores the location `id` with its access `token`; the seed gives both, as the spec's examples name them. */
+export function addLocation(
+  state: PixState,
+  place: { readonly id: number; readonly tipoCob: string; readonly token: string },
+  request: Pick<SandboxRequest, 'baseUrl'>,
+  env: SandboxEnvironment,
+): Json {
+  const { id, tipoCob, token } = place;
   const location: Json = { id, location: locationAddress(request, tipoCob, token), tipoCob, criacao: instant(env), token };
   state.locations[String(id)] = location;
+  state.nextLocationId = Math.max(state.nextLocationId, id + 1);
   return location;
+}
+
+function makeLocation(state: PixState, tipoCob: string, request: Pick<SandboxRequest, 'baseUrl'>, env: SandboxEnvironment): Json {
+  return addLocation(state, { id: state.nextLocationId, tipoCob, token: env.random.uuid().replace(/-/g, '') }, request, env);
 }
 
 /** What a charge shows of its location (the token stays inside the sandbox). */

@@ -37,14 +37,23 @@ export function unlinkRecLocation(state: PixState, id: unknown): void {
   delete state.recLocationTokens[location.token as string];
 }
 
-function makeLocation(state: PixState, request: SandboxRequest, env: SandboxEnvironment): Json {
-  const id = state.nextRecLocationId;
-  state.nextRecLocationId += 1;
-  const token = env.random.uuid().replace(/-/g, '');
+/** Stores the recurrence location `id` with its access `token`; the seed gives both, as the spec's examples name them. */
+export function addRecLocation(
+  state: PixState,
+  place: { readonly id: number; readonly token: string },
+  request: Pick<SandboxRequest, 'baseUrl'>,
+  env: SandboxEnvironment,
+): Json {
+  const { id, token } = place;
   const host = request.baseUrl.replace(/^https?:\/\//, '').replace(/\/pix$/, '');
   const location: Json = { id, location: `${host}/pix-location/rec/${token}`, tipo: 'rec', criacao: instant(env), token };
   state.recLocations[String(id)] = location;
+  state.nextRecLocationId = Math.max(state.nextRecLocationId, id + 1);
   return location;
+}
+
+function makeLocation(state: PixState, request: SandboxRequest, env: SandboxEnvironment): Json {
+  return addRecLocation(state, { id: state.nextRecLocationId, token: env.random.uuid().replace(/-/g, '') }, request, env);
 }
 
 export const recLocationHandlers: Record<string, Handler<PixState>> = {

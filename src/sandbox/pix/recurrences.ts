@@ -8,7 +8,7 @@
  * CRIADA. Each change of status is notified at `<webhookrec>/rec`.
  */
 import { crc16 } from '../../formats/brcode.js';
-import { type ControlVerb, type Handler, SandboxProblem } from '../contract.js';
+import { type ControlVerb, type Handler, type SandboxEnvironment, SandboxProblem } from '../contract.js';
 import { confirmationView, expireConfirmations } from './confirmations.js';
 import { approveRecurrence, moveRecurrence, storedRecurrence } from './recurrence-moves.js';
 import { linkRecLocation, unlinkRecLocation } from './rec-locations.js';
@@ -78,29 +78,33 @@ function checkJourneyCharge(state: PixState, body: Json): void {
     refuse(invalid, `no immediate or due-date charge has the txid ${String(txid)}`, 'ativacao.dadosJornada.txid', txid);
 }
 
+/** A recurrence `idRec` made CRIADA from the body of POST /rec (also for the seed, whose ids the spec's examples name). */
+export function createRecurrence(state: PixState, env: SandboxEnvironment, idRec: string, body: Json): Json {
+  // dataFinal not before dataInicial: recDatesInOrder, run by the engine before the handler.
+  checkJourneyCharge(state, body);
+  const dadosJornada = isRecord(body.ativacao) ? body.ativacao.dadosJornada : undefined;
+  const convenio = isRecord(body.recebedor) ? body.recebedor.convenio : undefined;
+  const recurrence = defined({
+    idRec,
+    vinculo: body.vinculo,
+    calendario: body.calendario,
+    valor: body.valor,
+    recebedor: defined({ cnpj: state.receiver.cnpj, nome: state.receiver.name, convenio }),
+    politicaRetentativa: body.politicaRetentativa,
+    ativacao: defined({ tipoJornada: 'AGUARDANDO_DEFINICAO', dadosJornada }),
+  });
+  if (body.loc !== undefined)
+    recurrence.loc = linkRecLocation(state, body.loc, idRec, (detail) => refuse(invalid, detail, 'loc', body.loc));
+  record(recurrence, 'CRIADA', env);
+  state.recurrences[idRec] = recurrence;
+  return recurrence;
+}
+
 export const recurrenceHandlers: Record<string, Handler<PixState>> = {
   'rec.create': (request, state, env) => {
     const body = request.body as Json;
-    // dataFinal not before dataInicial: recDatesInOrder, run by the engine before this handler.
-    const calendario = body.calendario as Json;
-    checkJourneyCharge(state, body);
     const idRec = newIdRec(state, env, body.politicaRetentativa === 'PERMITE_3R_7D');
-    const dadosJornada = isRecord(body.ativacao) ? body.ativacao.dadosJornada : undefined;
-    const convenio = isRecord(body.recebedor) ? body.recebedor.convenio : undefined;
-    const recurrence = defined({
-      idRec,
-      vinculo: body.vinculo,
-      calendario,
-      valor: body.valor,
-      recebedor: defined({ cnpj: state.receiver.cnpj, nome: state.receiver.name, convenio }),
-      politicaRetentativa: body.politicaRetentativa,
-      ativacao: defined({ tipoJornada: 'AGUARDANDO_DEFINICAO', dadosJornada }),
-    });
-    if (body.loc !== undefined)
-      recurrence.loc = linkRecLocation(state, body.loc, idRec, (detail) => refuse(invalid, detail, 'loc', body.loc));
-    record(recurrence, 'CRIADA', env);
-    state.recurrences[idRec] = recurrence;
-    return { status: 201, body: generatedView(recurrence) };
+    return { status: 201, body: generatedView(createRecurrence(state, env, idRec, body)) };
   },
   'rec.get': (request, state, env) => {
     expireConfirmations(state, env);

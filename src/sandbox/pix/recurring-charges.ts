@@ -61,7 +61,8 @@ function stored(state: PixState, env: SandboxEnvironment, txid: string): StoredR
 }
 
 /** The checks of section 7.2 that need the recurrence and the other charges, then the charge, CRIADA. */
-function create(state: PixState, env: SandboxEnvironment, txid: string, body: Json): StoredRecurringCharge {
+/** The recurring charge `txid` of an APROVADA recurrence, from the body of POST /cobr (also for the seed). */
+export function createRecurringCharge(state: PixState, env: SandboxEnvironment, txid: string, body: Json): StoredRecurringCharge {
   expireConfirmations(state, env);
   if (txidInUse(state, txid)) refuse(invalid, `the txid ${txid} is already in use by this receiving user`, 'txid', txid);
   const idRec = String(body.idRec);
@@ -128,11 +129,11 @@ export const recurringChargeHandlers: Record<string, Handler<PixState>> = {
   'cobr.create': (request, state, env) => {
     let txid = env.random.text(32);
     while (txidInUse(state, txid)) txid = env.random.text(32);
-    return { status: 201, body: generated(create(state, env, txid, request.body as Json).current) };
+    return { status: 201, body: generated(createRecurringCharge(state, env, txid, request.body as Json).current) };
   },
   'cobr.replace': (request, state, env) => ({
     status: 201,
-    body: generated(create(state, env, request.path.txid!, request.body as Json).current),
+    body: generated(createRecurringCharge(state, env, request.path.txid!, request.body as Json).current),
   }),
   'cobr.get': (request, state, env) => ({ status: 200, body: recurringChargeView(state, stored(state, env, request.path.txid!)) }),
   'cobr.revise': (request, state, env) => {

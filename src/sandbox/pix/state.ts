@@ -4,6 +4,7 @@
  * Plain JSON, so a snapshot is its text. Amounts are kept as the API writes them ("10.50").
  */
 import type { SandboxEnvironment } from '../contract.js';
+import { seedPix } from './seed.js';
 
 export type Json = Record<string, unknown>;
 
@@ -72,15 +73,17 @@ export interface StoredBatch {
 export const sandboxIspb = '99999010';
 export const payerIspb = '99999020';
 
+/** A fresh Pix sandbox: the receiving user, nothing of its own yet, and the platform's seed (seed.ts). */
 export function createPixState(env: SandboxEnvironment): PixState {
-  return {
+  const state: PixState = {
     receiver: {
       ispb: sandboxIspb,
       name: 'Loja Sandbox Ltda',
       city: 'SAO PAULO',
       cnpj: '11222333000181',
-      // An e-mail, a CNPJ and a random key, as a receiving user usually holds.
-      keys: ['cobrancas@sandbox.example.com', '11222333000181', env.random.uuid()],
+      // An e-mail, a CNPJ and a random key, as a receiving user usually holds; fixed, not drawn from the seed,
+      // because the spec's examples name them and every sample runs as printed against any seed.
+      keys: ['cobrancas@sandbox.example.com', '11222333000181', '2d4c3a7e-9b61-4f0e-8a55-7c1b6d0e9f42'],
     },
     charges: {},
     locations: {},
@@ -99,6 +102,8 @@ export function createPixState(env: SandboxEnvironment): PixState {
     batches: {},
     batchOfTxid: {},
   };
+  seedPix(state, env);
+  return state;
 }
 
 /** "10.50" → 1050; amounts in the API are decimal text with two places. */
