@@ -1,27 +1,16 @@
 /** Long-running servers of the CLI: Prism mocks of the interfaces and the static docs site, on loopback. */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import { gzip } from 'node:zlib';
+import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { createRequire } from 'node:module';
-import type { AddressInfo } from 'node:net';
-import { dirname, extname, join, normalize, sep } from 'node:path';
+import { dirname, join } from 'node:path';
 import { bundleOperations } from '../bundle-operations.js';
 import { docsPort, findInterface, type InterfaceName } from '../interfaces.js';
-import {
-  assertPortsFree,
-  defaultBasePort,
-  defaultHost,
-  freeLoopbackPort,
-  PortInUseError,
-  portFor,
-  urlOf,
-  type PlannedPort,
-} from './ports.js';
+import { assertPortsFree, defaultBasePort, defaultHost, freeLoopbackPort, portFor, urlOf, type PlannedPort } from './ports.js';
 import { startMockFront } from './mock-front.js';
 import { assertPackagesInstalled, mockPackages } from './optional-packages.js';
 import { bundledSpecPath, loadInterface, type InterfaceModules } from '../checks/registry.js';
-import { referenceRoutesFile } from './site.js';
+import { addressOf, serveStatic } from './site-server.js';
 
 export interface RunningServer {
   readonly url: string;
@@ -132,133 +121,7 @@ export async function startMock(name: InterfaceName, port: number, options: Mock
   }
 }
 
-const contentTypes: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json',
-  '.png': 'image/png',
-  '.svg': 'image/svg+xml',
-  '.ico': 'image/x-icon',
-};
-
-/** What is sent gzipped to a browser that accepts it (the pages and Redoc's script: text, about a quarter of the bytes). */
-const compressible = new Set(['.html', '.js', '.css', '.json', '.svg']);
-
-/** Where a path that is no file of the site goes instead. */
-export type Fallback = { readonly redirect: string } | { readonly choices: readonly string[] } | null;
-
-/**
- * A path-style link to a section of a reference page, sent to the page with the hash route Redoc reads
- * (the pages use hash routing; see referencePage in site-redoc.ts): `/pix/cob/cob.create` →
- * `/pix.html#/cob/cob.create`, and — the links of sites built before hash routing, which may be
- * bookmarked — `/fee-rules` → `/core-banking.html#/fee-rules` when one page alone has that section.
- * A section several pages have (`/authentication`) gets their list; a path no page owns, null (404).
- * `pathname` is as sent, percent-encoded; `routes` is the site's routes.json: each reference page's sections.
- */
-export function referenceFallback(pathname: string, routes: Readonly<Record<string, readonly string[]>>): Fallback {
-  const route = pathname.replace(/^\/+/, '');
-  const [first = '', second = ''] = route.split('/');
-  if (routes[first]?.includes(second.toLowerCase())) return { redirect: `/${first}.html#/${route.slice(first.length + 1)}` };
-  const pages = Object.keys(routes).filter((page) => routes[page]!.includes(first.toLowerCase()));
-  if (pages.length === 1) return { redirect: `/${pages[0]}.html#/${route}` };
-  if (pages.length > 1) return { choices: pages.map((page) => `/${page}.html#/${route}`) };
-  return null;
-}
-
-/** The reference pages' sections, from the site's routes.json (read when needed: the site may be rebuilt while served). */
-function siteRoutes(root: string): Record<string, string[]> {
-  try {
-    return JSON.parse(readFileSync(join(root, referenceRoutesFile), 'utf8')) as Record<string, string[]>;
-  } catch {
-    return {};
-  }
-}
-
-/**
- * Serves the files of `siteDir` on `host`:`port` (0 picks a free port), with a validator on each file
- * (`ETag`, `Cache-Control: no-cache`: the browser keeps Redoc's script, which every reference page loads,
- * and asks again only whether it changed) and gzip when the browser accepts it. A path that is no file
- * may be a path-style link to a section of a reference page (referenceFallback); otherwise 404.
- */
-export function serveStatic(siteDir: string, port: number, host: string = defaultHost): Promise<RunningServer> {
-  const root = normalize(siteDir);
-  /** Gzipped files by path, kept while their ETag holds. */
-  const gzipped = new Map<string, { etag: string; body: Buffer }>();
-  const server: Server = createServer((request, response) => {
-    // As sent (percent-encoded: no quote, angle bracket or line break, so it goes into a header or the page as it is), and decoded.
-    const sent = new URL(request.url ?? '/', 'http://localhost').pathname;
-    let pathname: string;
-    try {
-      pathname = decodeURIComponent(sent);
-    } catch {
-      response.writeHead(400, { 'content-type': 'text/plain' }).end('bad request');
-      return;
-    }
-    const file = normalize(join(root, pathname.endsWith('/') ? `${pathname}index.html` : pathname));
-    const inside = file.startsWith(root + sep);
-    const stats = inside && existsSync(file) ? statSync(file) : null;
-    if (!stats?.isFile()) {
-      const fallback = inside ? referenceFallback(sent, siteRoutes(root)) : null;
-      if (fallback && 'redirect' in fallback) response.writeHead(302, { location: fallback.redirect, 'content-type': 'text/plain' }).end();
-      else if (fallback) {
-        const links = fallback.choices.map((choice) => `<li><a href="${choice}">${choice}</a></li>`).join('');
-        response
-          .writeHead(300, { 'content-type': 'text/html; charset=utf-8' })
-          .end(`<!doctype html><title>Several pages</title><p>This section is on several reference pages:</p><ul>${links}</ul>`);
-      } else response.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
-      return;
-    }
-    const etag = `"${stats.size.toString(36)}-${Math.trunc(stats.mtimeMs).toString(36)}"`;
-    const headers: Record<string, string> = {
-      'content-type': contentTypes[extname(file)] ?? 'application/octet-stream',
-      'cache-control': 'no-cache',
-      etag,
-    };
-    const zip = compressible.has(extname(file)) && /\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''));
-    if (zip) headers.vary = 'accept-encoding';
-    if (request.headers['if-none-match'] === etag) {
-      response.writeHead(304, headers).end();
-      return;
-    }
-    if (!zip) {
-      response.writeHead(200, { ...headers, 'content-length': String(stats.size) });
-      if (request.method === 'HEAD') response.end();
-      else createReadStream(file).pipe(response);
-      return;
-    }
-    const cached = gzipped.get(file);
-    const send = (body: Buffer): void => {
-      response.writeHead(200, { ...headers, 'content-encoding': 'gzip', 'content-length': String(body.length) });
-      response.end(request.method === 'HEAD' ? undefined : body);
-    };
-    if (cached?.etag === etag) return send(cached.body);
-    gzip(readFileSync(file), (error, body) => {
-      if (error) {
-        response.writeHead(500, { 'content-type': 'text/plain' }).end(String(error));
-        return;
-      }
-      gzipped.set(file, { etag, body });
-      send(body);
-    });
-  });
-  return new Promise((resolve, reject) => {
-    server.once('error', (error: NodeJS.ErrnoException) =>
-      reject(error.code === 'EADDRINUSE' ? new PortInUseError(host, [{ port, label: 'docs site' }]) : error),
-    );
-    server.listen(port, host, () => {
-      const { port: actual } = server.address() as AddressInfo;
-      resolve({
-        url: urlOf(host, actual),
-        stop: () =>
-          new Promise<void>((done) => {
-            server.closeAllConnections();
-            server.close(() => done());
-          }),
-      });
-    });
-  });
-}
+export { type Fallback, referenceFallback, serveStatic, type StaticOptions } from './site-server.js';
 
 /** The settings `contrato start` and `contrato sandbox` take for the sandbox. */
 export interface SandboxSettings {
@@ -275,14 +138,41 @@ export interface StartOptions extends MockOptions {
   readonly sandbox?: SandboxSettings;
   /** Where progress goes, one line per event. */
   readonly log?: (line: string) => void;
+  /**
+   * When the user's wait began (ms since the epoch), which the "ready in" figures count from: by default the
+   * start of this process, so `npm start`'s figure includes its regenerate check and the loading of the code.
+   */
+  readonly since?: number;
 }
 
-const seconds = (since: number): string => `${((Date.now() - since) / 1000).toFixed(1)} s`;
+/** How often a start that is still waiting says what for (a loaded machine takes tens of seconds). */
+const waitingNoticeMs = 5_000;
+
+/** Prism processes started at once: one per core (each is busy while it loads its spec), so the first are ready early. */
+const prismStartsAtOnce = (): number => Math.max(1, availableParallelism());
+
+/** `work` run at most `limit` at a time, in the order asked. */
+function limitedTo(limit: number): <T>(work: () => Promise<T>) => Promise<T> {
+  let running = 0;
+  const waiting: (() => void)[] = [];
+  return async (work) => {
+    if (running >= limit) await new Promise<void>((resume) => waiting.push(resume));
+    running += 1;
+    try {
+      return await work();
+    } finally {
+      running -= 1;
+      waiting.shift()?.();
+    }
+  };
+}
 
 /**
- * The mocks of `names` and, given a site folder, the docs site, started side by side on `host`, ports
- * from the base port. Every port is checked before anything starts; a line is logged as each server is
- * ready. On any failure the servers already running are stopped again.
+ * The mocks of `names`, the sandbox and, given a site folder, the docs site, started side by side on
+ * `host`, ports from the base port. Every port is checked before anything starts; a line is logged as each
+ * step begins and as each server is ready, and every few seconds what is still awaited. The sandbox is
+ * announced before the docs site, whose pages name it, and which gives them the addresses in use. On any
+ * failure the servers already running are stopped again.
  */
 export async function startAll(
   names: readonly InterfaceName[],
@@ -292,59 +182,102 @@ export async function startAll(
   const log = options.log ?? ((line: string) => console.log(line));
   const host = options.host ?? defaultHost;
   const base = options.port ?? defaultBasePort;
+  const started = options.since ?? performance.timeOrigin;
+  const seconds = (): string => `${((Date.now() - started) / 1000).toFixed(1)} s`;
   const mocks = names.map((name) => ({ name, port: portFor(base, findInterface(name)!.mockPort) }));
-  const sandboxPort = options.sandbox ? portFor(base, (await import('../sandbox/modules.js')).sandboxPort) : null;
+  const defaultSandboxPort = options.sandbox ? (await import('../sandbox/modules.js')).sandboxPort : null;
+  const sandboxPort = defaultSandboxPort === null ? null : portFor(base, defaultSandboxPort);
   const planned: PlannedPort[] = [
     ...(sandboxPort === null ? [] : [{ port: sandboxPort, label: 'sandbox' }]),
     ...mocks.map(({ name, port }) => ({ port, label: `mock ${name}` })),
     ...(siteDir ? [{ port: portFor(base, docsPort), label: 'docs site' }] : []),
   ];
   await assertPortsFree(host, planned);
-  const started = Date.now();
   const waitingFor = [
     sandboxPort === null ? '' : 'the sandbox',
     mocks.length > 0 ? `${mocks.length} Prism ${mocks.length === 1 ? 'mock' : 'mocks'} (${mocks.map((mock) => mock.name).join(', ')})` : '',
     siteDir ? 'the docs site' : '',
   ].filter(Boolean);
   log(`starting ${waitingFor.join(' and ')} on ${host}…`);
-  const tasks: Promise<RunningServer>[] = mocks.map(async ({ name, port }) => {
-    const server = await startMock(name, port, options);
-    log(`mock  ${name.padEnd(14)} ${server.url.padEnd(24)} ready in ${seconds(started)}`);
-    return server;
-  });
+  const pending = new Set<string>();
+  const notice = setInterval(() => {
+    if (pending.size > 0) log(`  … still starting: ${[...pending].join(', ')} (${seconds()})`);
+  }, waitingNoticeMs);
+  notice.unref();
+  const step = async <T>(label: string, work: () => Promise<T>): Promise<T> => {
+    pending.add(label);
+    try {
+      return await work();
+    } finally {
+      pending.delete(label);
+    }
+  };
+  const prismSlot = limitedTo(prismStartsAtOnce());
+  const tasks: Promise<RunningServer>[] = mocks.map(({ name, port }, index) =>
+    step(`mock ${name}`, () =>
+      prismSlot(async () => {
+        log(`mock  ${name.padEnd(14)} starting Prism (${index + 1} of ${mocks.length})…`);
+        const server = await startMock(name, port, options);
+        log(`mock  ${name.padEnd(14)} ${server.url.padEnd(24)} ready in ${seconds()}`);
+        return server;
+      }),
+    ),
+  );
+  let sandboxUrl: Promise<string | null> = Promise.resolve(null);
   if (sandboxPort !== null) {
-    tasks.push(
-      (async () => {
-        const { startSandbox } = await import('../sandbox/server.js');
-        const { sandboxModules } = await import('../sandbox/modules.js');
-        const sandbox = await startSandbox({ ...options.sandbox, modules: sandboxModules, host, port: sandboxPort, log });
-        log(`sandbox ${'(stateful)'.padEnd(12)} ${sandbox.url.padEnd(24)} ready in ${seconds(started)}`);
-        for (const module of sandboxModules) log(`        ${module.document.padEnd(14)} ${sandbox.urlOf(module.document)}`);
-        return { url: sandbox.url, stop: () => sandbox.stop() };
-      })(),
+    const sandboxTask = step('the sandbox', async () => {
+      const { startSandbox } = await import('../sandbox/server.js');
+      const { sandboxModules } = await import('../sandbox/modules.js');
+      const sandbox = await startSandbox({ ...options.sandbox, modules: sandboxModules, host, port: sandboxPort, log });
+      log(`sandbox ${'(stateful)'.padEnd(12)} ${sandbox.url.padEnd(24)} ready in ${seconds()}`);
+      for (const module of sandboxModules) log(`        ${module.document.padEnd(14)} ${sandbox.urlOf(module.document)}`);
+      // Recorded while it runs, so contrato sandbox <verb> finds it on whatever port it took.
+      const { recordSandboxAddress } = await import('./sandbox-address.js');
+      const forget = recordSandboxAddress(sandbox.url);
+      return {
+        url: sandbox.url,
+        stop: () => {
+          forget();
+          return sandbox.stop();
+        },
+      };
+    });
+    tasks.push(sandboxTask);
+    sandboxUrl = sandboxTask.then(
+      (server) => server.url,
+      () => null,
     );
   }
   if (siteDir) {
     tasks.push(
-      (async () => {
+      step('the docs site', async () => {
         const { buildSite } = await import('./site.js');
         const built = await buildSite(siteDir, {
           log: (line) => log(`  ${line.trim()}`),
-          onBuildStart: () => log('docs  building the site (Redoc, one page per interface)…'),
+          onBuildStart: () => log('docs  building the site (its first start, or the specs changed)…'),
         });
-        const server = await serveStatic(siteDir, portFor(base, docsPort), host);
-        log(`docs  ${'site'.padEnd(14)} ${`${server.url}/`.padEnd(24)} ready in ${seconds(started)}${built ? ' (site built)' : ''}`);
+        // The pages name the sandbox at its default address: they are served with the one in use.
+        const sandbox = await sandboxUrl;
+        const moved = new Map(
+          sandbox === null || defaultSandboxPort === null ? [] : [[addressOf(urlOf(defaultHost, defaultSandboxPort)), addressOf(sandbox)]],
+        );
+        const server = await serveStatic(siteDir, portFor(base, docsPort), host, {
+          movedAddresses: () => moved,
+          ownDefaultAddress: addressOf(urlOf(defaultHost, docsPort)),
+        });
+        log(`docs  ${'site'.padEnd(14)} ${`${server.url}/`.padEnd(24)} ready in ${seconds()}${built ? ' (site built)' : ''}`);
         return server;
-      })(),
+      }),
     );
   }
   const results = await Promise.allSettled(tasks);
+  clearInterval(notice);
   const servers = results.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
   const failure = results.find((result): result is PromiseRejectedResult => result.status === 'rejected');
   if (failure) {
     await Promise.all(servers.map((server) => server.stop()));
     throw failure.reason;
   }
-  log(`all ready in ${seconds(started)} — Ctrl-C to stop`);
+  log(`all ready in ${seconds()} — Ctrl-C to stop`);
   return servers;
 }

@@ -5,10 +5,14 @@
  */
 import { interfaces } from '../interfaces.js';
 
-/** Styles of the site's own pages (landing page, guides, coverage report). */
+/**
+ * Styles of the site's own pages (landing page, guides, coverage report). A long line of a code block wraps
+ * rather than running past the edge: a scrollbar that only shows while scrolling (phones, macOS) hid its end.
+ */
 const style = `body { font: 16px/1.55 system-ui, sans-serif; margin: 0; color: #1d2433; }
 main { max-width: 50rem; margin: 0 auto; padding: 1.5rem 1.25rem 4rem; }
 a { color: #0b5cad; } code, pre { background: #f3f5f8; border-radius: 4px; } code { padding: 0 .25em; } pre { padding: .8rem; overflow-x: auto; } pre code { padding: 0; }
+pre, pre code { white-space: break-spaces; overflow-wrap: anywhere; }
 table { border-collapse: collapse; } th, td { border: 1px solid #dde2ea; padding: .3rem .6rem; text-align: left; vertical-align: top; }
 .provisional { color: #8a4b00; font-weight: 600; }`;
 

@@ -9,7 +9,7 @@
  */
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -38,18 +38,28 @@ function redoclyVersion(): string {
   }
 }
 
-/** Redoc's footer draws its logo from Redocly's CDN; the site loads nothing from elsewhere, so it gets a local blank. */
-const cdnLogos = ['https://cdn.redoc.ly/redoc/logo-mini-full.svg', 'https://cdn.redoc.ly/redoc/logo-mini.svg'];
-const blankSvg = 'data:image/svg+xml,%3Csvg xmlns=%22http://www.w3.org/2000/svg%22 width=%221%22 height=%221%22/%3E';
+/**
+ * Redoc's sidebar badge ("API docs by" and Redocly's logo) draws the logo from Redocly's CDN; the site loads
+ * nothing from elsewhere, so the logo is a local one: the name as a wordmark (full) or its initial (collapsed),
+ * sized by Redoc's height of the image (12 and 14 px).
+ */
+const wordmark = (width: number, text: string): string =>
+  `data:image/svg+xml,${encodeURIComponent(
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="14" viewBox="0 0 ${width} 14"><text x="${width / 2}" y="11.5" text-anchor="middle" font-family="system-ui,sans-serif" font-size="12" font-weight="700" fill="#3e5573">${text}</text></svg>`,
+  )}`;
+export const localRedocLogos: Readonly<Record<string, string>> = {
+  'https://cdn.redoc.ly/redoc/logo-mini-full.svg': wordmark(50, 'Redocly'),
+  'https://cdn.redoc.ly/redoc/logo-mini.svg': wordmark(14, 'R'),
+};
 
 /**
  * Redoc's browser script, the very file build-docs inlines with `--inlineBundle` (and whose CDN copy it
- * imports without it), with the footer logo made local. The site serves it once, for every reference page.
+ * imports without it), with the sidebar badge's logo made local. The site serves it once, for every reference page.
  */
 function redocScriptText(): string {
   const file = join(redoclyDir(), 'lib/chunks/redoc.standalone.js');
   if (!existsSync(file)) throw new Error(`Redoc's script is not at ${file}: a new @redocly/cli? see redocScriptText in src/cli/site.ts`);
-  return cdnLogos.reduce((script, logo) => script.replaceAll(logo, blankSvg), readFileSync(file, 'utf8'));
+  return Object.entries(localRedocLogos).reduce((script, [cdn, local]) => script.replaceAll(cdn, local), readFileSync(file, 'utf8'));
 }
 
 /** Renders `specPath` with Redoc into a page of the site named `page` (the file written is `output`); returns its Redoc sections. */
@@ -116,8 +126,11 @@ function replaceFolder(from: string, to: string): void {
   }
 }
 
-/** Redoc pages built at once: two cores, and each build is one busy process. */
-const parallelPageBuilds = 2;
+/**
+ * Redoc pages built at once: one per core (each build is one busy process), never more than there are pages.
+ * With a core a page, a first build costs about its slowest page; with fewer, the pages are shared out.
+ */
+export const pageBuildsAtOnce = (pages: number): number => Math.max(1, Math.min(pages, availableParallelism()));
 
 /**
  * Builds the site into `siteDir` unless it was already built from the same sources. Returns whether it
@@ -166,25 +179,33 @@ export async function buildSite(siteDir: string, options: BuildSiteOptions = {})
   const scratch = mkdtempSync(join(tmpdir(), 'contrato-site-'));
   try {
     mkdirSync(join(building, 'guides'), { recursive: true });
-    const queue = [...references];
     const routes: Record<string, string[]> = {};
+    const toRender = references.filter((reference) => {
+      const kept = previousRoutes[reference.name];
+      if (!kept || !referenceIsCurrent(siteDir, previous, stamp, reference.file)) return true;
+      // Rendered from the same document by the same code: the old page is kept, not rendered again.
+      keepFile(siteDir, building, reference.file);
+      routes[reference.name] = kept;
+      return false;
+    });
+    // The largest documents first: the page that takes longest never starts last, behind the others.
+    const queue = [...toRender].sort((a, b) => b.input.length - a.input.length);
+    const atOnce = pageBuildsAtOnce(queue.length);
+    if (queue.length > 0)
+      options.log?.(
+        `building ${queue.length} reference ${queue.length === 1 ? 'page' : 'pages'} with Redoc, ${atOnce} at a time (${queue.map(({ name }) => name).join(', ')})`,
+      );
     const worker = async (): Promise<void> => {
       for (let next = queue.shift(); next; next = queue.shift()) {
-        const kept = previousRoutes[next.name];
-        if (kept && referenceIsCurrent(siteDir, previous, stamp, next.file)) {
-          // Rendered from the same document by the same code: the old page is kept, not rendered again.
-          keepFile(siteDir, building, next.file);
-          routes[next.name] = kept;
-          continue;
-        }
         const started = Date.now();
+        options.log?.(`  … ${next.name}: reference page (redoc)`);
         const input = join(scratch, `${next.name}.json`);
         writeFileSync(input, next.input);
         routes[next.name] = await buildReferencePage(input, join(building, `${next.name}.html`), `${next.name}.html`);
         options.log?.(`  ✓ ${`${next.name}: reference page (redoc)`.padEnd(34)} ${Date.now() - started} ms`);
       }
     };
-    await Promise.all(Array.from({ length: parallelPageBuilds }, worker));
+    await Promise.all(Array.from({ length: atOnce }, worker));
     for (const page of pages) writeFileSync(join(building, page.file), page.html);
     writeFileSync(join(building, redocScript), redocScriptText());
     writeFileSync(join(building, 'favicon.svg'), faviconSvg);

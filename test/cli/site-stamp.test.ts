@@ -159,7 +159,12 @@ describe('one stamp for every path that builds the site', () => {
         },
       }),
     ).toBe(true);
-    expect(lines.filter((line) => /reference page/.test(line))).toEqual([expect.stringMatching(/core-banking: reference page/)]);
+    // A line as the build begins, one as each page starts and one as it is done: the changed page's only.
+    expect(lines.filter((line) => /reference page/.test(line))).toEqual([
+      'building 1 reference page with Redoc, 1 at a time (core-banking)',
+      '  … core-banking: reference page (redoc)',
+      expect.stringMatching(/^ {2}✓ core-banking: reference page \(redoc\) +\d+ ms$/),
+    ]);
     expect(written).toContain('core-banking.html');
     const after = snapshot(site);
     for (const info of interfaces.filter((entry) => entry.name !== 'core-banking'))

@@ -1,7 +1,8 @@
 /**
  * The documentation site over plain HTTP: built offline from the bundled specs and served on loopback;
  * the reference pages share one copy of Redoc's script; the icon; the redirects of path-style links to
- * the reference pages' sections, and a 404 for a path no page owns; validators and gzip.
+ * the reference pages' sections, and a 404 for a path no page owns; validators and gzip; the pages given
+ * the addresses in use when the servers they name moved, the site on disk left as built.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,7 +11,8 @@ import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundledSpecPath } from '../../src/checks/registry.js';
 import { serveStatic, type RunningServer } from '../../src/cli/servers.js';
-import { buildSite } from '../../src/cli/site.js';
+import { withMovedAddresses } from '../../src/cli/site-server.js';
+import { buildSite, localRedocLogos } from '../../src/cli/site.js';
 import { interfaces } from '../../src/interfaces.js';
 
 const siteDir = mkdtempSync(join(tmpdir(), 'contrato-site-'));
@@ -97,6 +99,8 @@ describe('documentation site', () => {
     const script = await response.text();
     expect(script).toContain('export{RedocStandalone,hydrate,init}');
     expect(script).not.toContain('https://cdn.redoc.ly/');
+    // The sidebar badge ("API docs by") draws a local logo instead of an empty image.
+    for (const logo of Object.values(localRedocLogos)) expect(script).toContain(logo);
   });
 
   it('serves the icon at /favicon.ico (an ICO holding a 32×32 PNG) and /favicon.svg, and every page links it', async () => {
@@ -196,5 +200,51 @@ describe('documentation site', () => {
       rmSync(outside);
     }
     expect((await get('/nope.html')).status).toBe(404);
+  });
+
+  it.each([
+    { given: 'a sample URL', text: "baseUrl: 'http://127.0.0.1:4010/pix'", want: "baseUrl: 'http://127.0.0.1:5810/pix'" },
+    { given: 'every occurrence', text: '127.0.0.1:4010 and 127.0.0.1:4010/x', want: '127.0.0.1:5810 and 127.0.0.1:5810/x' },
+    { given: 'a longer port', text: 'http://127.0.0.1:40100/', want: 'http://127.0.0.1:40100/' },
+    { given: 'the docs site itself', text: 'open http://127.0.0.1:4000/', want: 'open http://127.0.0.1:5800/' },
+    { given: 'another address', text: 'http://127.0.0.1:4011', want: 'http://127.0.0.1:4011' },
+  ])('gives $given the address in use', ({ text, want }) => {
+    const moved = new Map([
+      ['127.0.0.1:4010', '127.0.0.1:5810'],
+      ['127.0.0.1:4000', '127.0.0.1:5800'],
+    ]);
+    expect(withMovedAddresses(text, moved)).toBe(want);
+  });
+
+  it('serves the pages with the addresses in use when the sandbox and the site moved, and leaves the built site as it is', async () => {
+    const moved = await serveStatic(siteDir, 0, '127.0.0.1', {
+      movedAddresses: () => new Map([['127.0.0.1:4010', '127.0.0.1:5810']]),
+      ownDefaultAddress: '127.0.0.1:4000',
+    });
+    try {
+      const own = new URL(moved.url).host;
+      const onDisk = readFileSync(join(siteDir, 'pix.html'), 'utf8');
+      expect(onDisk).toContain('127.0.0.1:4010');
+      for (const encoding of ['identity', 'gzip']) {
+        const response = await fetch(`${moved.url}/pix.html`, { headers: { 'accept-encoding': encoding } });
+        const html = await response.text();
+        expect(html, encoding).not.toMatch(/127\.0\.0\.1:4010(?!\d)/);
+        expect(html, encoding).toContain('http://127.0.0.1:5810/pix');
+        // Another representation of the same file: its own validator, which revalidates.
+        const etag = response.headers.get('etag')!;
+        expect(etag).not.toBe((await get('/pix.html')).headers.get('etag'));
+        expect((await fetch(`${moved.url}/pix.html`, { headers: { 'if-none-match': etag } })).status).toBe(304);
+      }
+      const guide = await (await fetch(`${moved.url}/guides/getting-started.html`)).text();
+      expect(guide).not.toMatch(/127\.0\.0\.1:40[01]0(?!\d)/);
+      expect(guide).toContain(own);
+      // Not a page: served as built.
+      expect(await (await fetch(`${moved.url}/redoc.standalone.js`)).text()).toBe(
+        readFileSync(join(siteDir, 'redoc.standalone.js'), 'utf8'),
+      );
+      expect(readFileSync(join(siteDir, 'pix.html'), 'utf8')).toBe(onDisk);
+    } finally {
+      await moved.stop();
+    }
   });
 });
