@@ -164,7 +164,12 @@ export const commands = [
       portOption,
       hostOption,
       ...sandboxOptions,
-      { name: 'url', value: '<sandbox>', description: 'address of the running sandbox to drive (default http://127.0.0.1:4010)' },
+      {
+        name: 'url',
+        value: '<sandbox>',
+        description:
+          'address of the running sandbox to drive; without it, $CONTRATO_SANDBOX_URL, else the sandbox npm start, contrato start or contrato sandbox runs for you on this machine (on whatever port), else http://127.0.0.1:4010',
+      },
       { name: 'count', value: '<n>', description: 'how many calls a planned fault applies to (default 1)' },
     ],
     notes: [

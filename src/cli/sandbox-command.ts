@@ -2,10 +2,9 @@
  * `contrato sandbox <verb>`: drives a running sandbox through its control plane (`/_sandbox`), so a
  * developer can pay a charge or move the clock from a shell. One line per answer, JSON when it has a body.
  */
-import { sandboxPort } from '../sandbox/modules.js';
 import { UsageError } from './arguments.js';
 import type { Output } from './format-commands.js';
-import { withoutTrailingSlashes } from '../runtime/text.js';
+import { sandboxAddress, sandboxUrlVariable } from './sandbox-address.js';
 
 interface VerbOptions {
   readonly url: string | undefined;
@@ -67,7 +66,7 @@ function controlRequest(verb: string, args: readonly string[], options: VerbOpti
 export async function sandboxVerb(positionals: readonly string[], options: VerbOptions, output: Output): Promise<number> {
   const [verb, ...args] = positionals;
   const request = controlRequest(verb!, args, options);
-  const base = withoutTrailingSlashes(options.url ?? `http://127.0.0.1:${sandboxPort}`);
+  const { url: base, source } = sandboxAddress(options.url);
   let answer: Response;
   try {
     answer = await fetch(`${base}/_sandbox${request.path}`, {
@@ -76,7 +75,9 @@ export async function sandboxVerb(positionals: readonly string[], options: VerbO
     });
   } catch (error) {
     const cause = (error as { cause?: { code?: string } }).cause?.code ?? 'no answer';
-    output.err(`contrato: no sandbox answers at ${base} (${cause}); start one with contrato sandbox or npm start, or name it with --url`);
+    output.err(
+      `contrato: no sandbox answers at ${base} (${cause}; the address is ${source}); start one with contrato sandbox or npm start, or name it with --url or ${sandboxUrlVariable}`,
+    );
     return 1;
   }
   const text = await answer.text();

@@ -102,7 +102,7 @@ describe('contrato sandbox <verb>', () => {
     const run = await contrato('sandbox', 'status', '--url', `http://127.0.0.1:${port}`);
     expect(run.code).toBe(1);
     expect(run.err).toEqual([
-      `contrato: no sandbox answers at http://127.0.0.1:${port} (ECONNREFUSED); start one with contrato sandbox or npm start, or name it with --url`,
+      `contrato: no sandbox answers at http://127.0.0.1:${port} (ECONNREFUSED; the address is --url); start one with contrato sandbox or npm start, or name it with --url or CONTRATO_SANDBOX_URL`,
     ]);
   });
 });
