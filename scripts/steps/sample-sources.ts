@@ -145,8 +145,11 @@ function tsString(pieces: readonly (string | Linked)[]): string {
   return `\`${text}\``;
 }
 
-/** The facade call of one request: `await client.group.name({ ... })`, its result kept in `variable`. */
-function tsCall(request: SampleRequest, variable: string | null, target: SampleTargetLike): string[] {
+/**
+ * The facade call of one request: `await client.group.name({ ... })`. An earlier step keeps its result in
+ * `variable` when a later step reads it; the operation's own call prints what it resolves to.
+ */
+function tsCall(request: SampleRequest, variable: string | null, target: SampleTargetLike, own: boolean): string[] {
   const { model, args } = request;
   const reader = target.readers?.[model.operationId];
   if (reader !== undefined) {
@@ -154,14 +157,15 @@ function tsCall(request: SampleRequest, variable: string | null, target: SampleT
     const location = tsString([target.baseUrl, ...pathPieces(model.path, args.path ?? {})]);
     const query = args.query ? `, ${tsInline(args.query)}` : '';
     const call = `await client.locations.${reader}(${location}${query});`;
-    return variable === null ? [`const { payload } = ${call}`, 'console.log(payload);'] : [`const ${variable} = ${call}`];
+    if (own) return [`const { payload } = ${call}`, 'console.log(payload);'];
+    return [variable === null ? call : `const ${variable} = ${call}`];
   }
   const [group, name] = model.operationId.split('.') as [string, string];
-  const keep = variable ?? (hasSuccessBody(model) ? 'result' : null);
+  const keep = own ? (hasSuccessBody(model) ? 'result' : null) : variable;
   const opening = `${keep ? `const ${keep} = ` : ''}await client.${group}.${name}(`;
   // The arguments on the call's line when the whole line fits in 100 characters.
   const argument = Object.keys(args).length === 0 ? '' : tsLiteral(args as SampleValue, 0, 100 - opening.length - 2);
-  return [`${opening}${argument});`, ...(variable === null && keep ? ['console.log(result);'] : [])];
+  return [`${opening}${argument});`, ...(own && keep ? ['console.log(result);'] : [])];
 }
 
 /** The TypeScript sample: the client of the interface at the sandbox, the earlier steps, the call, what it resolves to. */
@@ -182,8 +186,8 @@ export function typescriptSample(plan: SamplePlan, target: SampleTargetLike): st
     ...options,
     '});',
     '',
-    ...plan.steps.flatMap((step) => [`// ${step.why}`, ...tsCall(step.request, step.variable, target)]),
-    ...tsCall(plan.request, null, target),
+    ...plan.steps.flatMap((step) => [`// ${step.why}`, ...tsCall(step.request, step.variable, target, false)]),
+    ...tsCall(plan.request, null, target, true),
     'await client.close();',
     '',
   ].join('\n');

@@ -59,6 +59,8 @@ export interface SampleTarget {
   readonly secret: string;
   /** operationId -> reader of `client.locations`, for documents read through readers. */
   readonly readers?: Readonly<Record<string, string>>;
+  /** operationId -> the credential of its sample, for operations only another kind of caller may make. */
+  readonly credentialByOperation?: Readonly<Record<string, SampleCredential>>;
 }
 
 /**
@@ -71,6 +73,7 @@ export function sampleTargetOf(info: Pick<InterfaceInfo, 'name' | 'interfaceName
   if (!definition || !document) throw new Error(`code samples: ${info.name} is no document of an interface of src/interfaces.ts`);
   const main = definition.documents[0];
   const readers = document.sandbox?.readers;
+  const byOperation = Object.keys(definition.sandbox?.clientByOperation ?? {});
   return {
     document: info.name,
     module: `contrato/${definition.name}`,
@@ -80,6 +83,9 @@ export function sampleTargetOf(info: Pick<InterfaceInfo, 'name' | 'interfaceName
     credential: sandboxClientOf(definition),
     secret: sandboxSecret,
     ...(readers ? { readers } : {}),
+    ...(byOperation.length > 0
+      ? { credentialByOperation: Object.fromEntries(byOperation.map((id) => [id, sandboxClientOf(definition, id)])) }
+      : {}),
   };
 }
 
@@ -298,17 +304,20 @@ function tokenBody(document: JsonObject, token: OperationModel, target: SampleTa
 export function codeSamplesOf(document: JsonObject, target: SampleTarget, check: RequestCheck): Map<string, CodeSample[]> {
   const models = operationsOf(document);
   const token = tokenOperationOf(document, models);
-  const requestOf = (model: OperationModel): SampleRequest => sampleRequestOf(document, model, target, check);
   const samples = new Map<string, CodeSample[]>();
   for (const model of models) {
+    // The whole sample acts as one caller: the operation's own when only another kind may make it.
+    const credential = target.credentialByOperation?.[model.operationId];
+    const at: SampleTarget = credential ? { ...target, credential } : target;
+    const requestOf = (each: OperationModel): SampleRequest => sampleRequestOf(document, each, at, check);
     const plan = samplePlanOf(document, models, model, requestOf);
     const tokenCommand = (): string[] => {
       if (!token) throw new Error(`code samples: ${model.operationId} needs a token and ${target.document} has no token operation`);
-      return tokenLines(document, token, tokenBody(document, token, target), target, check);
+      return tokenLines(document, token, tokenBody(document, token, at), at, check);
     };
     samples.set(model.operationId, [
-      { lang: 'TypeScript', label: 'TypeScript', source: typescriptSample(plan, target) },
-      { lang: 'Shell', label: 'curl', source: curlSample(plan, target, tokenCommand) },
+      { lang: 'TypeScript', label: 'TypeScript', source: typescriptSample(plan, at) },
+      { lang: 'Shell', label: 'curl', source: curlSample(plan, at, tokenCommand) },
     ]);
   }
   return samples;
