@@ -29,3 +29,6 @@ export const sandboxGuideSuite = (): GuideSuite => guideSuiteOf(readFileSync(joi
 export function contratoImportsOf(code: string): string[] {
   return [...code.matchAll(/from '(contrato(?:\/[^']*)?)'/g)].map((match) => match[1]!);
 }
+
+/** How many tests the suite declares (`it(` at the start of a line): the count a passing run reports. */
+export const testCountOf = (code: string): number => [...code.matchAll(/^\s*it\(/gm)].length;

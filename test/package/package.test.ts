@@ -5,11 +5,12 @@
  * subpath under strict settings and runs it against the Prism mocks; `require()` of the package, the bin, and
  * `npx contrato` in the checkout with no build; the tarball holds the license and the changelog and no tests
  * or scripts; publint, attw (every resolution mode) and `npm publish --dry-run` are clean; the lockfile records
- * no download address; bundling one interface pulls in no other interface's validators; and contrato/postgres
- * imports without its optional peer pg.
+ * no download address; bundling one interface pulls in no other interface's validators; contrato/postgres
+ * imports without its optional peer pg; and the sandbox guide's vitest suite (a merchant's checkout against
+ * contrato/sandbox) type-checks and passes in the consumer as printed.
  */
 import { execFile, execFileSync, spawnSync } from 'node:child_process';
-import { promisify } from 'node:util';
+import { promisify, stripVTControlCharacters } from 'node:util';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -21,6 +22,7 @@ import { startMock, type RunningServer } from '../../src/cli/servers.js';
 import { createTestPki, type TestPki } from '../helpers/certificates.js';
 import { freePort } from '../helpers/ports.js';
 import { addressVariableOf, definitions, findDefinition } from '../helpers/interfaces.js';
+import { contratoImportsOf, sandboxGuideSuite, testCountOf } from './guide-suite.js';
 
 const require = createRequire(import.meta.url);
 const execFileAsync = promisify(execFile);
@@ -32,6 +34,7 @@ let tarball = '';
 /** What `npm install` of the tarball printed on stderr. */
 let installWarnings = '';
 let pki: TestPki;
+const guideSuite = sandboxGuideSuite();
 const mocks: RunningServer[] = [];
 // npm hands its settings to the processes it starts (vitest under npm test, so these): `nodedir`, a setting of
 // this machine's npmrc that npm 11 no longer knows, would come back as an "Unknown env config" warning.
@@ -105,6 +108,9 @@ beforeAll(() => {
   const install = spawnSync('npm', ['install', '--prefer-offline', '--no-package-lock'], { cwd: consumer, encoding: 'utf8', env: npmEnv });
   if (install.status !== 0) throw new Error(`npm install of the tarball failed:\n${install.stderr}`);
   installWarnings = install.stderr;
+  // The guide's suite, and the test runner it is written for (this checkout's, as the user's own would be).
+  writeFileSync(join(consumer, guideSuite.file), guideSuite.code);
+  symlinkSync(join(projectRoot, 'node_modules/vitest'), join(consumer, 'node_modules/vitest'));
   pki = createTestPki();
 }, 240_000);
 
@@ -324,6 +330,44 @@ describe('the packed contrato', () => {
     expect(migrate.status).toBe(2);
     expect(migrate.stderr).toBe('contrato: db migrate needs the pg package beside contrato: npm install pg\n');
   });
+
+  it("type-checks the sandbox guide's vitest suite, which imports nothing of contrato but its subpaths", () => {
+    const imported = [...guideSuite.code.matchAll(/from '([^']+)'/g)].map((match) => match[1]!);
+    expect(imported.filter((name) => !/^(node:|vitest$)/.test(name))).toEqual(contratoImportsOf(guideSuite.code));
+    expect(contratoImportsOf(guideSuite.code)).toContain('contrato/sandbox');
+    // Strict, as the consumers; the test runner's own declarations (and what they import) are its business.
+    const tsconfig = join(consumer, 'tsconfig.guide-suite.json');
+    writeFileSync(
+      tsconfig,
+      JSON.stringify({
+        compilerOptions: {
+          target: 'ES2022',
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          ...strictOptions,
+          skipLibCheck: true,
+          noEmit: true,
+        },
+        files: [guideSuite.file],
+      }),
+    );
+    const run = spawnSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', tsconfig], { encoding: 'utf8' });
+    expect(run.stdout + run.stderr).toBe('');
+    expect(run.status).toBe(0);
+  }, 120_000);
+
+  it("runs the sandbox guide's vitest suite as printed: contrato/sandbox started in beforeAll, closed in afterAll", async () => {
+    const vitest = join(consumer, 'node_modules/vitest/vitest.mjs');
+    const run = await execFileAsync(process.execPath, [vitest, 'run', guideSuite.file], {
+      cwd: consumer,
+      encoding: 'utf8',
+      timeout: 150_000,
+    });
+    // The count of its tests, read from the file: each one passed.
+    const count = testCountOf(guideSuite.code);
+    expect(count).toBeGreaterThan(0);
+    expect(stripVTControlCharacters(run.stdout)).toMatch(new RegExp(`Tests\\s+${count} passed \\(${count}\\)`));
+  }, 180_000);
 
   it('runs the contrato bin', () => {
     const run = spawnSync(join(consumer, 'node_modules/.bin/contrato'), ['format', 'cpf', '52998224725'], {
