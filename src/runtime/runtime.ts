@@ -13,6 +13,7 @@ import {
   HttpError,
   isProblem,
   notRetriedWords,
+  type ProblemDetails,
   ProblemError,
   RateLimitError,
   ResponseValidationError,
@@ -183,7 +184,9 @@ export function createRuntime(options: RuntimeOptions): FacadeRuntime {
     const body = scrub(answer.body);
     if (answer.status === 429) {
       const wait = retryAfterMs(answer.headers.get('retry-after'), clock());
-      return new RateLimitError(isProblem(body) ? body : {}, wait === undefined ? undefined : Math.ceil(wait / 1000), context);
+      // Any JSON object: interface C's refusals are no RFC 7807 problem, and their reason belongs in the message too.
+      const reasons = typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as ProblemDetails) : {};
+      return new RateLimitError(reasons, wait === undefined ? undefined : Math.ceil(wait / 1000), context);
     }
     if (isProblem(body)) return new ProblemError(answer.status, body, context);
     return new HttpError(answer.status, body, context);
