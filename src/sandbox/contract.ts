@@ -11,6 +11,9 @@
  */
 import type { OperationInfo } from '../runtime/contract.js';
 import type { ValidationIssue } from '../runtime/errors.js';
+import type { PlatformEvent, PlatformListeners } from './platform-events.js';
+
+export type { PlatformEvent, PlatformListeners };
 
 /** Whom a token was issued to. */
 export interface Principal {
@@ -130,14 +133,33 @@ export interface TokenIssuer {
   scopesOf(clientId: string): readonly string[] | undefined;
 }
 
+/**
+ * Work a module asks to be done later, as data rather than a closure: the snapshot keeps it, and a restart
+ * arms it again. At `atMs` of sandbox time the task `kind` of the module of `document` runs with `args`
+ * on that module's state as it is then.
+ */
+export interface DueTask {
+  readonly document: string;
+  readonly kind: string;
+  readonly atMs: number;
+  readonly args: Readonly<Record<string, unknown>>;
+}
+
+/** A module's task: finds what `args` name in the state and moves it on (it may be gone, or moved already). */
+export type TaskRunner<State> = (args: Readonly<Record<string, unknown>>, state: State, env: SandboxEnvironment) => void;
+
 /** What the engine lends every handler. */
 export interface SandboxEnvironment {
   readonly clock: SandboxClock;
   readonly random: SeededRandom;
   readonly webhooks: WebhookDispatcher;
   readonly tokens: TokenIssuer;
-  /** Another module's state, by document name: a Pix received in B credits the account of A. */
+  /** Another module's state, by document name, for reading (the Pix locations show the Pix module's charges). */
   stateOf<State>(document: string): State | undefined;
+  /** Schedules a task of a module (its `tasks`); kept in the snapshot, so a restart does not lose it. */
+  schedule(task: DueTask): void;
+  /** Tells every module that listens (its `listens`) of something that happened on the platform. */
+  announce(event: PlatformEvent): void;
 }
 
 export type Handler<State> = (request: SandboxRequest, state: State, env: SandboxEnvironment) => SandboxAnswer | Promise<SandboxAnswer>;
@@ -186,6 +208,10 @@ export interface SandboxModule<State> {
   readonly handlers: Readonly<Record<string, Handler<State>>>;
   readonly problems: ProblemFormat;
   readonly controls?: Readonly<Record<string, ControlVerb<State>>>;
+  /** The tasks it schedules through `env.schedule`, by kind. */
+  readonly tasks?: Readonly<Record<string, TaskRunner<State>>>;
+  /** What it does when another module announces a platform event (a Pix received in B credits an account of A). */
+  readonly listens?: PlatformListeners<State>;
   /** What a user needs to start with this interface, as `GET /_sandbox` lists it: the ids the state holds now (keys, accounts, customers). */
   readonly world?: (state: State) => Record<string, unknown>;
 }

@@ -94,6 +94,9 @@ function deferringEnvironment(env: SandboxEnvironment): { env: SandboxEnvironmen
         return env.tokens;
       },
       stateOf: (document) => env.stateOf(document),
+      // A task or an announcement of a refused verb never happens: the other modules never see what is undone.
+      schedule: (task) => (open ? later(() => env.schedule(task)) : env.schedule(task)),
+      announce: (event) => (open ? later(() => env.announce(event)) : env.announce(event)),
     },
     keep() {
       open = false;

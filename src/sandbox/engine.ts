@@ -66,6 +66,8 @@ export function moduleEnvironment(env: SandboxEnvironment, document: string): Sa
     },
     tokens,
     stateOf: (other) => env.stateOf(other),
+    schedule: (task) => env.schedule(task),
+    announce: (event) => env.announce(event),
   };
 }
 

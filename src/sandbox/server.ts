@@ -3,7 +3,7 @@
  * prefix (`/accounts/api/v2`, `/pix`, `/messages`, `/core-banking`), and the control plane under
  * `/_sandbox`. One process and one port, so it is ready in well under a second.
  */
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -12,14 +12,17 @@ import { bundledSpecPath } from '../checks/registry.js';
 import { readBody, readCheckedBody } from '../events/body.js';
 import { findInterface } from '../interfaces.js';
 import type { OperationInfo } from '../runtime/contract.js';
+import { createAgenda } from './agenda.js';
 import { createSandboxClock } from './clock.js';
-import type { Principal, SandboxEnvironment, SandboxModule } from './contract.js';
+import type { DueTask, PlatformEvent, Principal, SandboxEnvironment, SandboxModule } from './contract.js';
 import { controlPlane, controlPrefix } from './control.js';
 import { type CallBody, type MountedModule, moduleEnvironment, SandboxEngine } from './engine.js';
+import { eventJudge, judgedDispatcher } from './event-judge.js';
 import { FaultPlan } from './faults.js';
 import { createSeededRandom } from './random.js';
+import { generationSeed, readSnapshot, writeSnapshot } from './snapshot.js';
 import { createTokenIssuer, defaultSandboxCredentials } from './tokens.js';
-import { createWebhookDispatcher } from './webhooks.js';
+import { createWebhookDispatcher, type SandboxWebhookDispatcher, type WebhookSnapshot } from './webhooks.js';
 
 export interface SandboxOptions {
   readonly host?: string;
@@ -33,7 +36,7 @@ export interface SandboxOptions {
   readonly speed?: number;
   /** Check every answer against the contract, strictly (the test suite's mode). */
   readonly strict?: boolean;
-  /** Where state is kept between runs (JSON); none by default. */
+  /** Where state is kept between runs (JSON): the modules' state, scheduled work, pending webhook resends; none by default. */
   readonly snapshotFile?: string;
   /**
    * Mutual TLS, as the platform demands it (section 5.1): HTTPS with this certificate, and a client certificate
@@ -153,22 +156,64 @@ function lingerOnClose(request: IncomingMessage): void {
 
 export async function startSandbox(options: SandboxOptions): Promise<RunningSandbox> {
   const log = options.log ?? (() => {});
-  const seed = options.seed ?? 'contrato';
-  const clock = createSandboxClock({ speed: options.speed ?? 1 });
-  let random = createSeededRandom(seed);
+  const snapshot = options.snapshotFile;
+  const saved = snapshot ? readSnapshot(snapshot, options.seed ?? 'contrato') : undefined;
+  const seed = saved?.seed ?? options.seed ?? 'contrato';
+  // A restored sandbox keeps the time it had moved to, and draws ids from a stream of its own per restart.
+  const generation = saved ? saved.generation + 1 : 0;
+  const clock = createSandboxClock({ speed: options.speed ?? 1, ...(saved ? { startMs: Date.now() + saved.clockLeadMs } : {}) });
+  const seeded = (text: string, round: number) => ({ ...createSeededRandom(generationSeed(text, round)), seed: text });
+  let random = seeded(seed, generation);
+  let currentSeed = seed;
+  let currentGeneration = generation;
   const credentials = options.credentials ?? defaultSandboxCredentials();
   let tokens = createTokenIssuer({ clock, random, credentials });
   const mounted = new Map<string, MountedModule>();
   const drifts: string[] = [];
-  const newDispatcher = () =>
-    createWebhookDispatcher({
+  const strict = options.strict ?? false;
+  let saveSoon = (): void => {};
+  const newDispatcher = (restored?: WebhookSnapshot): SandboxWebhookDispatcher => {
+    const dispatcher = createWebhookDispatcher({
       clock,
       get random() {
         return random;
       },
       onDisabled: (subscription) => log(`webhook ${subscription} disabled after more than 15 consecutive failures`),
+      onChange: () => saveSoon(),
+      ...(restored ? { restored } : {}),
     });
-  let webhooks = newDispatcher();
+    const accounts = mounted.get('accounts');
+    // Strict, every event sent is judged against its schema as every answer is.
+    return strict && accounts ? judgedDispatcher(dispatcher, eventJudge(accounts.bundle), (drift) => drifts.push(drift)) : dispatcher;
+  };
+  const runTask = (task: DueTask): void => {
+    const entry = mounted.get(task.document);
+    const runner = entry?.module.tasks?.[task.kind];
+    if (!entry || !runner) {
+      drifts.push(`internal error: a scheduled task ${task.document}/${task.kind} has no module to run it`);
+      log(`sandbox: a scheduled task ${task.document}/${task.kind} has no module to run it; dropped`);
+      return;
+    }
+    runner(task.args, entry.state, entry.env);
+    saveSoon();
+  };
+  const agenda = createAgenda(clock, runTask);
+  const announce = (event: PlatformEvent): void => {
+    for (const [document, entry] of mounted) {
+      const listener = entry.module.listens?.[event.kind] as
+        | ((event: PlatformEvent, state: unknown, env: SandboxEnvironment) => void)
+        | undefined;
+      if (!listener) continue;
+      // One module's failure does not undo what the announcing module did: it is reported, as a drift in strict mode.
+      try {
+        listener(event, entry.state, entry.env);
+      } catch (error) {
+        drifts.push(`internal error: ${document} on ${event.kind}: ${(error as Error).message}`);
+        log(`sandbox error: ${document} on ${event.kind}: ${(error as Error).stack ?? String(error)}`);
+      }
+    }
+  };
+  let webhooks: SandboxWebhookDispatcher;
   const env: SandboxEnvironment = {
     clock,
     get random() {
@@ -181,6 +226,12 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
       return tokens;
     },
     stateOf: <State>(document: string) => mounted.get(document)?.state as State | undefined,
+    schedule(task: DueTask): void {
+      if (!mounted.get(task.document)?.module.tasks?.[task.kind])
+        throw new Error(`no module ${task.document} with a task ${task.kind} to schedule: declare it in the module's tasks`);
+      agenda.schedule(task);
+    },
+    announce,
   };
   const faults = new FaultPlan();
   const engine = new SandboxEngine({ env, faults, strict: options.strict ?? false, onDrift: (drift) => drifts.push(drift) });
@@ -198,9 +249,13 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
       env: moduleEnvironment(env, module.document),
     });
   }
+  webhooks = newDispatcher();
   const reset = (newSeed: string = seed): void => {
-    random = createSeededRandom(newSeed);
-    // A new dispatcher: the old one's scheduled resends and disabled subscriptions belong to the state reset.
+    currentSeed = newSeed;
+    currentGeneration = 0;
+    random = seeded(newSeed, 0);
+    // A new dispatcher and an empty agenda: the old scheduled work and disabled subscriptions belong to the state reset.
+    agenda.clear();
     const old = webhooks;
     webhooks = newDispatcher();
     void old.stop();
@@ -208,21 +263,38 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     faults.clear();
     for (const entry of mounted.values()) entry.state = entry.module.createState(entry.env);
   };
-  reset();
-  const snapshot = options.snapshotFile;
-  if (snapshot && existsSync(snapshot)) {
-    const saved = JSON.parse(readFileSync(snapshot, 'utf8')) as { states?: Record<string, unknown> };
-    for (const [document, state] of Object.entries(saved.states ?? {})) {
-      const entry = mounted.get(document);
-      if (entry) entry.state = state;
+  if (saved) {
+    // The modules' states as saved (a module the file does not name starts fresh), then their work re-armed.
+    for (const entry of mounted.values()) entry.state = saved.states[entry.module.document] ?? entry.module.createState(entry.env);
+    for (const task of saved.agenda) {
+      if (mounted.get(task.document)?.module.tasks?.[task.kind]) agenda.schedule(task);
+      else log(`sandbox: ${snapshot}: the scheduled task ${task.document}/${task.kind} has no module here; dropped`);
     }
-    log(`state read from ${snapshot}`);
-  }
+    if (saved.webhooks) webhooks = newDispatcher(saved.webhooks);
+    log(
+      `state read from ${snapshot}: ${saved.agenda.length} scheduled tasks, ${saved.webhooks?.deliveries.length ?? 0} webhook deliveries`,
+    );
+  } else reset();
+  let closed = false;
+  let pendingSave: NodeJS.Immediate | undefined;
   const save = (): void => {
-    if (!snapshot) return;
-    const states = Object.fromEntries([...mounted].map(([document, entry]) => [document, entry.state]));
-    writeFileSync(`${snapshot}.tmp`, JSON.stringify({ states }));
-    renameSync(`${snapshot}.tmp`, snapshot);
+    if (!snapshot || closed) return;
+    if (pendingSave) clearImmediate(pendingSave);
+    pendingSave = undefined;
+    writeSnapshot(snapshot, {
+      seed: currentSeed,
+      generation: currentGeneration,
+      clockLeadMs: clock.nowMs() - Date.now(),
+      states: Object.fromEntries([...mounted].map(([document, entry]) => [document, entry.state])),
+      agenda: agenda.pending(),
+      webhooks: webhooks.snapshot(),
+    });
+  };
+  // What the clock and the dispatcher change between requests is saved once the current turn is over.
+  saveSoon = () => {
+    if (!snapshot || closed || pendingSave) return;
+    pendingSave = setImmediate(save);
+    pendingSave.unref();
   };
 
   const prefixes = [...mounted.values()].sort((a, b) => b.module.prefix.length - a.module.prefix.length);
@@ -331,6 +403,9 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     async stop() {
       clock.stop();
       await webhooks.stop();
+      // Saved after the attempts in flight settled: a resend they scheduled is in the file.
+      save();
+      closed = true;
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },

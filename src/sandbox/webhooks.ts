@@ -6,6 +6,9 @@
  * of one subscription go out one after another (the platform's "queued messages"): a later one waits while
  * an earlier one is pending, so a receiver sees them in the order they happened. Resends are scheduled on
  * the sandbox clock, so an accelerated or advanced clock plays a schedule of hours in seconds.
+ *
+ * The deliveries and each subscription's count and pending resend are data (`snapshot()`): a sandbox started
+ * on a snapshot file hands them back (`restored`), and a resend that was waiting is sent at its time.
  */
 import type { Agent, Dispatcher } from 'undici';
 import type { Delivery, DeliveryRecord, SandboxClock, SeededRandom, WebhookDispatcher } from './contract.js';
@@ -19,6 +22,39 @@ export interface WebhookDispatcherOptions {
   readonly onDisabled?: (subscription: string) => void;
   /** Deliveries always go through undici's `request`: there is no fetch to inject. */
   readonly fetchImpl?: never;
+  /** What a snapshot kept: the log, and the deliveries still pending, resent at their time (or now, when none was set). */
+  readonly restored?: WebhookSnapshot;
+  /** Told after every change a snapshot should keep (a delivery queued, an attempt's outcome). */
+  readonly onChange?: () => void;
+}
+
+/** A delivery as the snapshot keeps it: everything needed to send it again (the log shows less). */
+export interface SavedDelivery {
+  readonly id: string;
+  readonly subscription: string;
+  readonly label: string;
+  readonly url: string;
+  readonly method: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: string | null;
+  readonly attempts: readonly Attempt[];
+  readonly state: DeliveryRecord['state'];
+}
+
+export interface SavedSubscription {
+  readonly name: string;
+  readonly consecutiveFailures: number;
+  readonly disabled: boolean;
+  /** Ids of its pending deliveries, in order. */
+  readonly queue: readonly string[];
+  /** When the first of them is resent (sandbox time); null when none is waiting for a resend. */
+  readonly resendAtMs: number | null;
+}
+
+/** The dispatcher's state as plain data, for the snapshot file. */
+export interface WebhookSnapshot {
+  readonly deliveries: readonly SavedDelivery[];
+  readonly subscriptions: readonly SavedSubscription[];
 }
 
 export interface SandboxWebhookDispatcher extends WebhookDispatcher {
@@ -26,6 +62,8 @@ export interface SandboxWebhookDispatcher extends WebhookDispatcher {
   idle(): Promise<void>;
   /** Cancels the scheduled resends, waits for the attempts in flight and closes the connections. */
   stop(): Promise<void>;
+  /** The deliveries and subscriptions as data (see WebhookSnapshot). */
+  snapshot(): WebhookSnapshot;
 }
 
 const minuteMs = 60_000;
@@ -63,6 +101,8 @@ interface Subscription {
   readonly queue: Entry[];
   /** An attempt is in flight or a resend is scheduled: the queue waits. */
   busy: boolean;
+  /** When the first queued delivery is resent; kept even after a stop, so the snapshot has it. */
+  resendAtMs: number | null;
   cancelResend: (() => void) | undefined;
 }
 
@@ -80,7 +120,16 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Sand
 
   const subscriptionOf = (name: string): Subscription =>
     subscriptions.get(name) ??
-    subscriptions.set(name, { consecutiveFailures: 0, disabled: false, queue: [], busy: false, cancelResend: undefined }).get(name)!;
+    subscriptions
+      .set(name, { consecutiveFailures: 0, disabled: false, queue: [], busy: false, resendAtMs: null, cancelResend: undefined })
+      .get(name)!;
+  const changed = (): void => {
+    try {
+      options.onChange?.();
+    } catch (error) {
+      console.error(`sandbox webhooks: onChange failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  };
 
   /** Sends the first queued delivery of the subscription, unless one is already on its way. */
   function pump(subscription: Subscription): void {
@@ -105,18 +154,27 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Sand
       subscription.consecutiveFailures = 0;
       subscription.queue.shift();
       pump(subscription);
+      changed();
       return;
     }
     subscription.consecutiveFailures += 1;
     const delayMs = resendDelayMs(subscription.consecutiveFailures);
     if (delayMs === null) {
       disable(subscription, entry);
+      changed();
       return;
     }
-    if (stopped) return; // the delivery stays pending in the log; nothing more is sent
+    subscription.resendAtMs = clock.nowMs() + delayMs;
+    // Stopped, the delivery stays pending with its resend time: a sandbox restarted on the snapshot sends it then.
+    if (!stopped) armResend(subscription, entry);
+    changed();
+  }
+
+  function armResend(subscription: Subscription, entry: Entry): void {
     subscription.busy = true;
-    subscription.cancelResend = clock.at(clock.nowMs() + delayMs, () => {
+    subscription.cancelResend = clock.at(subscription.resendAtMs ?? clock.nowMs(), () => {
       subscription.cancelResend = undefined;
+      subscription.resendAtMs = null;
       attempt(subscription, entry);
     });
   }
@@ -158,6 +216,23 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Sand
     }
   }
 
+  for (const saved of options.restored?.deliveries ?? []) {
+    const entry: Entry = { ...saved, url: new URL(saved.url), body: saved.body ?? undefined, attempts: [...saved.attempts] };
+    entries.push(entry);
+    byId.set(entry.id, entry);
+  }
+  for (const saved of options.restored?.subscriptions ?? []) {
+    const subscription = subscriptionOf(saved.name);
+    subscription.consecutiveFailures = saved.consecutiveFailures;
+    subscription.disabled = saved.disabled;
+    subscription.queue.push(...saved.queue.map((id) => byId.get(id)).filter((entry) => entry !== undefined));
+    subscription.resendAtMs = saved.resendAtMs;
+    const first = subscription.queue[0];
+    // A resend waiting at the snapshot is sent at its time; an attempt cut off by the stop is sent again now.
+    if (first && saved.resendAtMs !== null && !subscription.disabled) armResend(subscription, first);
+    else pump(subscription);
+  }
+
   const idle = async (): Promise<void> => {
     // An attempt that settles may start the next one of its subscription: wait until none is left.
     while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
@@ -189,6 +264,7 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Sand
         subscription.queue.push(entry);
         pump(subscription);
       }
+      changed();
       return entry.id;
     },
     disabled: (subscription: string) => subscriptions.get(subscription)?.disabled ?? false,
@@ -197,6 +273,7 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Sand
       if (!subscription.disabled) return;
       subscription.disabled = false;
       subscription.consecutiveFailures = 0;
+      changed();
     },
     resend(id: string): boolean {
       const entry = byId.get(id);
@@ -207,6 +284,7 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Sand
       entry.state = 'pending';
       subscription.queue.push(entry);
       pump(subscription);
+      changed();
       return true;
     },
     log: () =>
@@ -230,6 +308,26 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Sand
       agent = undefined;
       if (opened) await (await opened).agent.close();
     },
+    snapshot: () => ({
+      deliveries: entries.map((entry) => ({
+        id: entry.id,
+        subscription: entry.subscription,
+        label: entry.label,
+        url: entry.url.href,
+        method: entry.method,
+        headers: entry.headers,
+        body: entry.body ?? null,
+        attempts: entry.attempts.map((attempt) => ({ ...attempt })),
+        state: entry.state,
+      })),
+      subscriptions: [...subscriptions].map(([name, subscription]) => ({
+        name,
+        consecutiveFailures: subscription.consecutiveFailures,
+        disabled: subscription.disabled,
+        queue: subscription.queue.map((entry) => entry.id),
+        resendAtMs: subscription.resendAtMs,
+      })),
+    }),
   };
 }
 

@@ -38,6 +38,8 @@ function environment(): SandboxEnvironment {
     tokens: createTokenIssuer({ clock, random, credentials }),
     webhooks: undefined as never,
     stateOf: () => undefined,
+    schedule: () => expect.fail('the generic module schedules nothing'),
+    announce: () => expect.fail('the generic module announces nothing'),
   };
 }
 

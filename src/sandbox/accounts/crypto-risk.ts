@@ -6,7 +6,7 @@
  * risk score, confidence, historyCovered and events derived from the address, an empty ingest giving risk 0
  * with LOW confidence and historyCovered false. Networks other than ETHEREUM and TRON are 422 (access.ts).
  */
-import type { Handler } from '../contract.js';
+import type { Handler, TaskRunner } from '../contract.js';
 import { accountOf, notFound, refuse } from './access.js';
 import { type AccountsState, instant, type Json, limitPage, next, later } from './state.js';
 
@@ -70,9 +70,7 @@ export const cryptoRiskHandlers: Record<string, Handler<AccountsState>> = {
       );
     const started = { status: 'RUNNING' as const, persisted: null };
     state.ingests[key] = started;
-    later(state, env, ingestSeconds * 1000, () => {
-      state.ingests[key] = { status: 'IDLE', persisted: historySize(address) };
-    });
+    later(env, env.clock.nowMs() + ingestSeconds * 1000, 'finishIngest', { key, address });
     return { status: 202, body: {} };
   },
   'cryptoRiskAnalyses.list': (request, state, env) => {
@@ -97,4 +95,11 @@ export const cryptoRiskHandlers: Record<string, Handler<AccountsState>> = {
     const ingest = state.ingests[`${account.id}:${String(request.query.network)}:${String(request.query.address)}`];
     return { status: 200, body: { data: ingest ?? { status: 'IDLE', persisted: null } } };
   },
+};
+
+/** Task `finishIngest { key, address }`: the ingest that was RUNNING is IDLE with the wallet's history. */
+export const finishIngest: TaskRunner<AccountsState> = (args, state) => {
+  const key = String(args.key);
+  if (state.ingests[key]?.status !== 'RUNNING') return;
+  state.ingests[key] = { status: 'IDLE', persisted: historySize(String(args.address)) };
 };

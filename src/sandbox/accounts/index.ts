@@ -8,7 +8,8 @@
  * { amount, accountId? }` a Pix received; `billet { amount, … }` a payable billet's codes; `payment
  * { idempotencyKey, approve }` decides an APPROVAL_REQUIRED payment; `payInvoice { invoiceId }`;
  * `verifyWallet { walletId }`; `approveOrder`, `settleOrder`, `rejectOrder { orderId }`;
- * `onboardingStatus { id, status }`; `state` (everything held, for a test). Each verb declares where its
+ * `onboardingStatus { id, status }`; `infraction { transactionId, accountId?, reportDetails? }` a fraud case
+ * against a Pix received (INFRACTION event); `state` (everything held, for a test). Each verb declares where its
  * members land in the contract (verb-contract.ts).
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
@@ -23,8 +24,10 @@ import { invoiceHandlers, payInvoice } from './invoices.js';
 import { keyHandlers, otp } from './keys.js';
 import { ledgerHandlers, receive } from './ledger.js';
 import { decidePayment } from './outgoing.js';
+import { accountsListeners, openInfraction } from './platform.js';
 import { createAccountsState } from './seed.js';
 import type { AccountsState, Json } from './state.js';
+import { accountsTasks } from './tasks.js';
 import { transferHandlers } from './transfers.js';
 import { webhookHandlers } from './webhooks.js';
 import { accountsWorld } from './world.js';
@@ -86,6 +89,8 @@ export const accountsSandbox = defineSandboxModule<AccountsState>({
     ...baasHandlers,
     ...onboardingHandlers,
   },
+  tasks: accountsTasks,
+  listens: accountsListeners,
   controls: {
     otp: declareVerb({ document: 'accounts', selects: { key: 'the e-mail or phone of an open key challenge' } }, otp),
     receive: declareVerb(
@@ -149,6 +154,15 @@ export const accountsSandbox = defineSandboxModule<AccountsState>({
         answers: { '': 'Onboarding' },
       },
       onboardingStatus,
+    ),
+    infraction: declareVerb(
+      {
+        document: 'accounts',
+        selects: { transactionId: 'the Pix received the case is about', accountId: "the account (default: the sandbox's own)" },
+        lands: { reportDetails: 'InfractionEvent/data/reportDetails' },
+        answers: { '': 'InfractionEvent' },
+      },
+      openInfraction,
     ),
     state: declareVerb({ document: 'accounts' }, (_body, state) => state),
   },

@@ -4,13 +4,15 @@
  * on the account's key) and/or a boleto, REGISTERING with its barcode and digitable line until the registry
  * confirms it `registrySeconds` of sandbox time later; SCHEDULED ones start DRAFT and are emitted later
  * (emit is idempotent on a boleto already issued). Cancel is 422 while REGISTERING; the control verb
- * `payInvoice` pays a registered invoice (COMPLETED, the account credited). Each move sends its invoice.*
- * event to the INVOICE webhook.
+ * `payInvoice` pays a registered invoice (COMPLETED, the account credited), and its settlement completes
+ * `settlementSeconds` later (invoice.settled). An issued invoice still unpaid when its due day ends in São
+ * Paulo is overdue (invoice.overdue). Each move sends its invoice.* event to the INVOICE webhook; the moves
+ * on the clock are scheduled tasks, so a snapshot keeps them across a restart.
  *
  * Known status values are DRAFT, REGISTERING and COMPLETED (decision 19): a registered invoice awaiting
  * payment and a cancelled one are answered without `status`, as the spec's examples are.
  */
-import type { ControlVerb, Handler, SandboxEnvironment, SandboxRequest } from '../contract.js';
+import type { ControlVerb, Handler, SandboxEnvironment, SandboxRequest, TaskRunner } from '../contract.js';
 import { draftInvoice, invoiceBoleto, invoicePageMeta, invoicePixCharge } from '../invoices.js';
 import { accountOf, notFound, refuse } from './access.js';
 import { notifyEntry, record } from './ledger.js';
@@ -31,6 +33,9 @@ import { deliver } from './webhooks.js';
 
 /** Sandbox seconds the boleto registry takes to confirm a registration. */
 export const registrySeconds = 30;
+/** Sandbox seconds between a payment identified (invoice.paid) and its settlement completed (invoice.settled). */
+export const settlementSeconds = 60;
+const dayMs = 86_400_000;
 
 const statusOf: Readonly<Record<StoredInvoice['lifecycle'], string | undefined>> = {
   DRAFT: 'DRAFT',
@@ -73,6 +78,8 @@ function issue(state: AccountsState, env: SandboxEnvironment, account: Account, 
   const method = String(data.paymentMethod);
   if (method !== 'BOLETO')
     Object.assign(data, invoicePixCharge(env, String(data.pixKey), data.amount as number, account.tradeName ?? account.name));
+  // The due date is a day in São Paulo (draftInvoice writes its midnight there): overdue once that day is over.
+  later(env, Date.parse(String(data.dueDate)) + dayMs, 'invoiceOverdue', { invoiceId: data.id });
   if (method === 'PIX') {
     invoice.lifecycle = 'REGISTERED';
     notify(state, env, invoice, 'invoice.registered');
@@ -86,12 +93,31 @@ function issue(state: AccountsState, env: SandboxEnvironment, account: Account, 
   data.boletoBarcode = barcode;
   data.boletoDigitableLine = line;
   invoice.lifecycle = 'REGISTERING';
-  later(state, env, registrySeconds * 1000, () => {
-    if (invoice.lifecycle !== 'REGISTERING') return;
-    invoice.lifecycle = 'REGISTERED';
-    notify(state, env, invoice, 'invoice.registered');
-  });
+  later(env, env.clock.nowMs() + registrySeconds * 1000, 'confirmRegistry', { invoiceId: data.id });
 }
+
+const invoiceNamed = (state: AccountsState, args: Readonly<Json>): StoredInvoice | undefined =>
+  state.invoices.find((entry) => entry.record.id === args.invoiceId);
+
+/** Task `confirmRegistry { invoiceId }`: the registry confirmed the boleto (invoice.registered). */
+export const confirmRegistry: TaskRunner<AccountsState> = (args, state, env) => {
+  const invoice = invoiceNamed(state, args);
+  if (invoice?.lifecycle !== 'REGISTERING') return;
+  invoice.lifecycle = 'REGISTERED';
+  notify(state, env, invoice, 'invoice.registered');
+};
+
+/** Task `invoiceOverdue { invoiceId }`: an invoice issued and still unpaid when its due day ended (invoice.overdue). */
+export const invoiceOverdue: TaskRunner<AccountsState> = (args, state, env) => {
+  const invoice = invoiceNamed(state, args);
+  if (invoice?.lifecycle === 'REGISTERING' || invoice?.lifecycle === 'REGISTERED') notify(state, env, invoice, 'invoice.overdue');
+};
+
+/** Task `settleInvoice { invoiceId }`: the settlement of a paid invoice completed (invoice.settled). */
+export const settleInvoice: TaskRunner<AccountsState> = (args, state, env) => {
+  const invoice = invoiceNamed(state, args);
+  if (invoice?.lifecycle === 'COMPLETED') notify(state, env, invoice, 'invoice.settled');
+};
 
 function invoiceOf(request: SandboxRequest, state: AccountsState, env: SandboxEnvironment): { account: Account; invoice: StoredInvoice } {
   const account = accountOf(request, state, env);
@@ -212,5 +238,6 @@ export const payInvoice: ControlVerb<AccountsState> = (body, state, env) => {
   invoice.record.transactionId = String(entry.id);
   notify(state, env, invoice, 'invoice.paid');
   notifyEntry(state, env, entry);
+  later(env, env.clock.nowMs() + settlementSeconds * 1000, 'settleInvoice', { invoiceId: invoice.record.id });
   return view(invoice);
 };

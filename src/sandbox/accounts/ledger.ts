@@ -104,9 +104,17 @@ function detail(entry: LedgerEntry): Json {
   };
 }
 
-/** The TRANSFER (outgoing, liquidated) or RECEIVE (incoming) event of a ledger entry, sent to its account's webhook. */
-export function notifyEntry(state: AccountsState, env: SandboxEnvironment, entry: LedgerEntry, extra: Json = {}): void {
-  const type = entry.direction === 'CREDIT' ? 'RECEIVE' : 'TRANSFER';
+/**
+ * The TRANSFER (outgoing, liquidated) or RECEIVE (incoming) event of a ledger entry, sent to its account's
+ * webhook; or, with `type` REFUND, the event of the entry refunded (its `refunds` in `extra`).
+ */
+export function notifyEntry(
+  state: AccountsState,
+  env: SandboxEnvironment,
+  entry: LedgerEntry,
+  extra: Json = {},
+  type: 'RECEIVE' | 'TRANSFER' | 'REFUND' = entry.direction === 'CREDIT' ? 'RECEIVE' : 'TRANSFER',
+): void {
   deliver(state, env, entry.accountId, {
     type,
     data: {
@@ -259,6 +267,16 @@ export function controlAccount(state: AccountsState, body: Json): Account {
   return account;
 }
 
+/** The payer at another institution of a Pix that names none (the verb `receive`, a Pix of interface B without a debtor). */
+export const otherPayer: Json = {
+  ispb: otherIspb,
+  issuer: '0001',
+  number: '774411',
+  accountType: 'CACC',
+  document: '11144477735',
+  name: 'Carlos Eduardo Lima',
+};
+
 /** Control verb `receive { amount, accountId? }`: a Pix from another institution credits the account (RECEIVE event). */
 export const receive: ControlVerb<AccountsState> = (body, state, env) => {
   const account = controlAccount(state, body);
@@ -275,14 +293,7 @@ export const receive: ControlVerb<AccountsState> = (body, state, env) => {
     txId: null,
     idempotencyKey: null,
     localInstrument: 'MANU',
-    debtor: {
-      ispb: otherIspb,
-      issuer: '0001',
-      number: '774411',
-      accountType: 'CACC',
-      document: '11144477735',
-      name: typeof body.payerName === 'string' ? body.payerName : 'Carlos Eduardo Lima',
-    },
+    debtor: { ...otherPayer, ...(typeof body.payerName === 'string' ? { name: body.payerName } : {}) },
     creditor: partyOf(account),
     remittanceInformation: typeof body.remittanceInformation === 'string' ? body.remittanceInformation : null,
     source: 'credit',

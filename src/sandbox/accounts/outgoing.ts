@@ -111,7 +111,7 @@ function start(state: AccountsState, env: SandboxEnvironment, payment: Outgoing)
   payment.stored.record.status = entry.status;
   if (!funded) cashout(state, env, entry, 'insufficient balance');
   else if (payment.approvalRequired) state.awaitingApproval.push(source);
-  else later(state, env, settlesAfterSeconds * 1000, () => liquidate(state, env, source));
+  else later(env, env.clock.nowMs() + settlesAfterSeconds * 1000, 'liquidate', { source });
 }
 
 function storedOf(state: AccountsState, source: string): Owned | undefined {
@@ -120,7 +120,7 @@ function storedOf(state: AccountsState, source: string): Owned | undefined {
 }
 
 /** Liquidates a PROCESSING payment: its ledger entry, its record, the creditor of an internal transfer, TRANSFER event. */
-function liquidate(state: AccountsState, env: SandboxEnvironment, source: string): void {
+export function liquidate(state: AccountsState, env: SandboxEnvironment, source: string): void {
   const stored = storedOf(state, source);
   if (stored?.record.status !== 'PROCESSING') return;
   const [entry] = settleEntries(state, env, source, 'LIQUIDATED');

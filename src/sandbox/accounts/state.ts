@@ -140,14 +140,15 @@ export interface AccountsState {
   readonly prices: Record<string, number>;
 }
 
+/** The scheduled work of the accounts sandbox, by kind (the runners are in tasks.ts). */
+export type AccountsTaskKind = 'liquidate' | 'finishIngest' | 'confirmRegistry' | 'invoiceOverdue' | 'settleInvoice';
+
 /**
- * Runs `task` `delayMs` of sandbox time from now, unless the module's state was replaced meanwhile (a
- * reset or a snapshot read): what was pending in the old state never acts on, or notifies from, the new.
+ * Runs the task `kind` with `args` at `atMs` of sandbox time: data, not a closure, so the snapshot keeps it
+ * and a restart runs it; a reset drops it with the state it belonged to.
  */
-export function later(state: AccountsState, env: SandboxEnvironment, delayMs: number, task: () => void): void {
-  env.clock.at(env.clock.nowMs() + delayMs, () => {
-    if (env.stateOf<AccountsState>('accounts') === state) task();
-  });
+export function later(env: SandboxEnvironment, atMs: number, kind: AccountsTaskKind, args: Json): void {
+  env.schedule({ document: 'accounts', kind, atMs, args });
 }
 
 /** The next number of a sequence (the first is `start`). */

@@ -14,6 +14,7 @@ import { type Handler, type SandboxEnvironment, SandboxProblem } from '../contra
 import { createCharge, reviseCharge } from './charges.js';
 import { pixProblems } from './problems.js';
 import { refuse, txidInUse } from './recurrence-support.js';
+import { schedulePix } from './schedule.js';
 import { instant, type Json, page, type PixState, type StoredBatch, within } from './state.js';
 
 /** Sandbox seconds between a batch's acceptance and the outcome of its charges. */
@@ -113,7 +114,7 @@ function accept(
     state.batchOfTxid[txid] = id;
   }
   batch.processAtMs = env.clock.nowMs() + batchProcessedAfterSeconds * 1000;
-  env.clock.at(batch.processAtMs, () => settleBatches(state, env));
+  schedulePix(env, 'settleBatches', batch.processAtMs);
 }
 
 export const batchHandlers: Record<string, Handler<PixState>> = {

@@ -11,6 +11,7 @@ import { checkConfirmationCancellable } from '../../pix/read-checks.js';
 import { type ControlVerb, type Handler, type SandboxEnvironment, SandboxProblem } from '../contract.js';
 import { approveRecurrence, moveRecurrence, storedRecurrence } from './recurrence-moves.js';
 import { defined, isRecord, newIdSolicRec, record, refuse } from './recurrence-support.js';
+import { schedulePix } from './schedule.js';
 import type { Json, PixState } from './state.js';
 
 const invalid = 'SolicRecOperacaoInvalida';
@@ -75,7 +76,7 @@ export const confirmationHandlers: Record<string, Handler<PixState>> = {
     const confirmation: Json = { idSolicRec, idRec, calendario, destinatario: body.destinatario };
     record(confirmation, 'CRIADA', env);
     state.confirmations[idSolicRec] = confirmation;
-    env.clock.at(Date.parse(String(calendario.dataExpiracaoSolicitacao)), () => expireConfirmations(state, env));
+    schedulePix(env, 'expireConfirmations', Date.parse(String(calendario.dataExpiracaoSolicitacao)));
     return { status: 201, body: confirmationView(state, confirmation) };
   },
   'solicrec.get': (request, state, env) => ({

@@ -21,6 +21,7 @@ import { recurrenceWebhookHandlers } from './recurrence-webhooks.js';
 import { recurringChargeVerb } from './recurring-attempts.js';
 import { recurringChargeHandlers } from './recurring-charges.js';
 import { createPixState, type Json, type PixState } from './state.js';
+import { pixTasks } from './tasks.js';
 import { webhookHandlers } from './webhooks.js';
 import { declareVerb, type Produced, type VerbContract } from '../verb-contract.js';
 
@@ -85,6 +86,7 @@ export const pixSandbox = defineSandboxModule<PixState>({
     ...recurringChargeHandlers,
     ...recurrenceWebhookHandlers,
   },
+  tasks: pixTasks,
   controls: {
     pay: declareVerb(
       {

@@ -2,10 +2,16 @@
  * Pix received and their refunds, and the notifications of the standard: a charge paid through the control
  * plane (`POST /_sandbox/pix/pay`) becomes CONCLUIDA, its Pix is listed by GET /pix, and the webhook of its
  * key gets `{ "pix": [ … ] }` at `<webhookUrl>/pix`; a refund starts EM_PROCESSAMENTO and ends DEVOLVIDO a
- * few sandbox seconds later, notified again.
+ * few sandbox seconds later (a scheduled task, kept by the snapshot), notified again.
+ *
+ * The receiving user is an account of the platform: each Pix received and each refund is announced
+ * (platform-events.ts), and the accounts sandbox credits or debits the account whose document is the
+ * receiver's, with its RECEIVE and REFUND events.
  */
-import { type ControlVerb, type Handler, type SandboxEnvironment, SandboxProblem } from '../contract.js';
+import { type ControlVerb, type Handler, type SandboxEnvironment, SandboxProblem, type TaskRunner } from '../contract.js';
+import type { PixPayer, PixReceiver } from '../platform-events.js';
 import { chargeView } from './charges.js';
+import { schedulePix } from './schedule.js';
 import { amountOf, cents, instant, type Json, page, payerIspb, type PixState, within } from './state.js';
 import { withoutTrailingSlashes } from '../../runtime/text.js';
 
@@ -34,6 +40,55 @@ export function notifyPix(state: PixState, env: SandboxEnvironment, pix: Json): 
     label: 'pix',
   });
 }
+
+/** The receiving user as the other modules know it: its institution, CNPJ and name. */
+const receiverOf = (state: PixState): PixReceiver => ({
+  ispb: state.receiver.ispb,
+  document: state.receiver.cnpj,
+  name: state.receiver.name,
+});
+
+/** Tells the platform a Pix was received: the receiver's account is credited. */
+export function announceReceived(state: PixState, env: SandboxEnvironment, pix: Json, devedor?: unknown): void {
+  const payer: Json = isRecord(devedor) ? devedor : {};
+  const document = typeof payer.cpf === 'string' ? payer.cpf : typeof payer.cnpj === 'string' ? payer.cnpj : null;
+  const from: PixPayer = { ispb: payerIspb, document, name: typeof payer.nome === 'string' ? payer.nome : null };
+  env.announce({
+    kind: 'pix.received',
+    endToEndId: String(pix.endToEndId),
+    txid: typeof pix.txid === 'string' ? pix.txid : null,
+    key: typeof pix.chave === 'string' ? pix.chave : null,
+    cents: cents(pix.valor),
+    at: String(pix.horario),
+    receiver: receiverOf(state),
+    payer: from,
+    message: typeof pix.infoPagador === 'string' ? pix.infoPagador : null,
+  });
+}
+
+function announceRefund(state: PixState, env: SandboxEnvironment, pix: Json, refund: Json): void {
+  env.announce({
+    kind: 'pix.refund',
+    status: refund.status === 'DEVOLVIDO' ? 'DEVOLVIDO' : 'EM_PROCESSAMENTO',
+    endToEndId: String(pix.endToEndId),
+    returnId: String(refund.rtrId),
+    cents: cents(refund.valor),
+    receiver: receiverOf(state),
+    description: typeof refund.descricao === 'string' ? refund.descricao : null,
+    at: instant(env),
+  });
+}
+
+/** Task `settleRefund { e2eid, id }`: the refund asked earlier is DEVOLVIDO, notified and announced. */
+export const settleRefund: TaskRunner<PixState> = (args, state, env) => {
+  const pix = state.received[String(args.e2eid)];
+  const refund = ((pix?.devolucoes ?? []) as Json[]).find((entry) => entry.id === args.id);
+  if (!pix || refund?.status !== 'EM_PROCESSAMENTO') return;
+  refund.status = 'DEVOLVIDO';
+  refund.horario = { ...(refund.horario as Json), liquidacao: instant(env) };
+  notifyPix(state, env, pix);
+  announceRefund(state, env, pix, refund);
+};
 
 /** Control verb `pay`: a payer pays the charge `txid` (its whole amount unless `valor` says otherwise). */
 export const pay: ControlVerb<PixState> = (body, state, env) => {
@@ -66,6 +121,7 @@ export const pay: ControlVerb<PixState> = (body, state, env) => {
   charge.current = { ...charge.current, status: 'CONCLUIDA' };
   charge.revisions[charge.revisions.length - 1] = charge.current;
   notifyPix(state, env, pix);
+  announceReceived(state, env, pix, charge.current.devedor);
   return { pix, cob: chargeView(state, charge) };
 };
 
@@ -126,11 +182,8 @@ export const paymentHandlers: Record<string, Handler<PixState>> = {
     };
     refunds.push(refund);
     pix.devolucoes = refunds;
-    env.clock.at(env.clock.nowMs() + refundSettlesAfterSeconds * 1000, () => {
-      refund.status = 'DEVOLVIDO';
-      refund.horario = { ...(refund.horario as Json), liquidacao: instant(env) };
-      notifyPix(state, env, pix);
-    });
+    schedulePix(env, 'settleRefund', env.clock.nowMs() + refundSettlesAfterSeconds * 1000, { e2eid: pix.endToEndId, id });
+    announceRefund(state, env, pix, refund);
     return { status: 201, body: refund };
   },
   'pixRefund.get': (request, state) => {

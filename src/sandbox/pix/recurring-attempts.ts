@@ -8,9 +8,10 @@
  * the charge itself. Every move is notified at `<webhookcobr>/cobr`.
  */
 import { type ControlVerb, type SandboxEnvironment, SandboxProblem } from '../contract.js';
-import { endToEndId } from './payments.js';
+import { announceReceived, endToEndId } from './payments.js';
 import { addDays, record, today } from './recurrence-support.js';
 import { notifyRecurringCharge } from './recurrence-webhooks.js';
+import { schedulePix } from './schedule.js';
 import { instant, type Json, type PixState, type StoredRecurringCharge } from './state.js';
 
 /** Sandbox seconds between the sending of an attempt and its scheduling by the payer's PSP. */
@@ -60,7 +61,7 @@ export function sendAttempt(state: PixState, env: SandboxEnvironment, current: J
   const attempt: Json = { dataLiquidacao: date, tipo, endToEndId: endToEndId(env, 'E', state.receiver.ispb) };
   record(attempt, 'SOLICITADA', env);
   current.tentativas = [...attemptsOf(current), attempt];
-  env.clock.at(env.clock.nowMs() + attemptScheduledAfterSeconds * 1000, () => scheduleAttempts(state, env));
+  schedulePix(env, 'scheduleAttempts', env.clock.nowMs() + attemptScheduledAfterSeconds * 1000);
 }
 
 /** Whether a failed attempt can still be followed by a retry (the policy, the count and the window). */
@@ -126,6 +127,7 @@ export const recurringChargeVerb: ControlVerb<PixState> = (body, state, env) => 
       const pix = { endToEndId: attempt.endToEndId, txid: current.txid, valor, horario: instant(env), devolucoes: [] };
       state.received[String(attempt.endToEndId)] = pix;
       charge.paidBy.push(String(attempt.endToEndId));
+      announceReceived(state, env, pix);
       record(current, 'CONCLUIDA', env);
       break;
     }
