@@ -13,6 +13,7 @@ import { bundledSpecPath } from '../../checks/registry.js';
 import type { ValidationIssue } from '../../runtime/errors.js';
 import { check, type CompiledValidator } from '../../runtime/validation.js';
 import { type SandboxEnvironment, SandboxProblem } from '../contract.js';
+import { seedMessages } from './seed.js';
 
 export type Json = Record<string, unknown>;
 
@@ -60,8 +61,9 @@ export interface MessagesState {
 /** ISPB the sandbox's exchange writes in the instruction ids it makes. */
 export const exchangeIspb = '99999030';
 
+/** A fresh messages sandbox: what other participants sent it and the directory's keys (seed.ts). */
 export function createMessagesState(env: SandboxEnvironment): MessagesState {
-  return {
+  const state: MessagesState = {
     epoch: env.random.text(12),
     queue: [],
     nextSequence: 1,
@@ -72,6 +74,8 @@ export function createMessagesState(env: SandboxEnvironment): MessagesState {
     keys: {},
     fraudMarkers: {},
   };
+  seedMessages(state, env);
+  return state;
 }
 
 export const isRecord = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
