@@ -112,16 +112,27 @@ export interface BuildSiteOptions {
   readonly onBuildStart?: () => void;
 }
 
-/** Moves `from` to `to`, replacing it; another builder may put its own `to` there in between, so a few tries. */
+/**
+ * Moves `from` to `to`, replacing it. The old `to` is first renamed aside (one step), never deleted in place: a
+ * server reading the site, or another builder putting its own `to` there meanwhile (two test files building the
+ * same site), never sees a half-deleted folder; if one did put its own there, the next try moves that aside too.
+ */
 function replaceFolder(from: string, to: string): void {
+  const aside = `${from}-replaced`;
   for (let attempt = 1; ; attempt += 1) {
-    rmSync(to, { recursive: true, force: true });
+    try {
+      renameSync(to, aside);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
     try {
       renameSync(from, to);
       return;
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      if (attempt >= 3 || (code !== 'ENOTEMPTY' && code !== 'EEXIST')) throw error;
+      if (attempt >= 5 || (code !== 'ENOTEMPTY' && code !== 'EEXIST')) throw error;
+    } finally {
+      rmSync(aside, { recursive: true, force: true });
     }
   }
 }

@@ -2,7 +2,8 @@
  * The documentation site in a real browser (Chromium driven by playwright-core; see helpers/browser.ts): every page
  * loads without console errors and without a single request leaving 127.0.0.1, every operationId of
  * every spec is on its interface's page, every event on the events page, provisional operations are
- * marked; a screenshot of each page goes to test-artifacts/screenshots.
+ * marked; every line of the guides' code blocks is in view on a wide and a phone screen; Redoc's "API docs by"
+ * badge shows its logo; a screenshot of each page goes to test-artifacts/screenshots.
  */
 import { mkdirSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -158,4 +159,60 @@ describe('documentation site in Chromium', () => {
     const coverage = await visit('coverage.html');
     expect(coverage.text).toMatch(/Accounts API[\s\S]*described/);
   }, 120_000);
+
+  it.each([
+    { given: 'a wide screen', width: 1280 },
+    { given: 'a phone', width: 390 },
+  ])(
+    'guides on $given: no line of a code block runs past its edge',
+    async ({ width }) => {
+      const guides = Object.keys(guideTitles).map((name) => `guides/${name}.html`);
+      const context = await browser.newContext({ viewport: { width, height: 900 } });
+      const tab = await context.newPage();
+      const clipped: string[] = [];
+      let longLines = 0;
+      try {
+        for (const page of guides) {
+          await tab.goto(`${site.url}/${page}`, { waitUntil: 'load' });
+          // Per block: whether its content is wider than its box (what a reader could not see without a scrollbar)
+          // and its longest line in characters, so the check is known to meet lines longer than the box.
+          const blocks = (await tab.evaluate(`[...document.querySelectorAll('main pre')].map((pre) => ({
+          hidden: pre.scrollWidth - pre.clientWidth,
+          right: pre.getBoundingClientRect().right - document.documentElement.clientWidth,
+          longest: Math.max(...pre.textContent.split('\\n').map((line) => line.length)),
+          fits: Math.floor(pre.clientWidth / 8),
+        }))`)) as { hidden: number; right: number; longest: number; fits: number }[];
+          for (const [index, block] of blocks.entries()) {
+            if (block.longest > block.fits) longLines += 1;
+            if (block.hidden > 1 || block.right > 1) clipped.push(`${page} block ${index + 1}: ${block.hidden} px hidden`);
+          }
+        }
+      } finally {
+        await context.close();
+      }
+      expect(longLines).toBeGreaterThan(0);
+      expect(clipped).toEqual([]);
+    },
+    120_000,
+  );
+
+  it('shows the logo of Redoc’s "API docs by" badge, drawn from the site', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const tab = await context.newPage();
+    try {
+      await tab.goto(`${site.url}/pix.html`, { waitUntil: 'networkidle' });
+      const badge = tab.locator('a[href="https://redocly.com/redoc/"]', { hasText: 'API docs by' });
+      const logo = badge.locator('img');
+      await logo.waitFor({ state: 'visible', timeout: 10_000 });
+      const drawn = (await tab.evaluate(`(() => {
+        const img = document.querySelector('a[href="https://redocly.com/redoc/"] img');
+        return { loaded: img.complete && img.naturalWidth > 1, width: img.getBoundingClientRect().width, local: img.src.startsWith('data:image/svg+xml') };
+      })()`)) as { loaded: boolean; width: number; local: boolean };
+      expect(drawn).toEqual({ loaded: true, width: expect.any(Number), local: true });
+      // A word, not the 1-pixel blank the badge once had.
+      expect(drawn.width).toBeGreaterThan(20);
+    } finally {
+      await context.close();
+    }
+  }, 60_000);
 });
