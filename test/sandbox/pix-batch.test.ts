@@ -53,13 +53,13 @@ describe('a batch is processed on the sandbox clock', () => {
   it('PUT /lotecobv/{id} answers 202; its charges are EM_PROCESSAMENTO and /cobv/{txid} refuses them meanwhile', async () => {
     const accepted = await client.lotecobv
       .create({
-        path: { id: '3001' },
+        path: { id: '3002' },
         body: { descricao: 'Mensalidades de abril', cobsv: [charge(good), charge(refused, 'outra@example.com')] },
       })
       .withResponse();
     expect(accepted.response.status).toBe(202);
-    const batch = await client.lotecobv.get({ path: { id: '3001' } });
-    expect(batch).toMatchObject({ id: 3001, descricao: 'Mensalidades de abril', cobsv: [{ txid: good, status: 'EM_PROCESSAMENTO' }, {}] });
+    const batch = await client.lotecobv.get({ path: { id: '3002' } });
+    expect(batch).toMatchObject({ id: 3002, descricao: 'Mensalidades de abril', cobsv: [{ txid: good, status: 'EM_PROCESSAMENTO' }, {}] });
     expect(checkBatchChargeChangeable(batch, good)).toHaveLength(1);
     const { txid: _txid, ...body } = charge(good);
     const put = await problemOf(client.cobv.replace({ path: { txid: good }, body }));
@@ -71,7 +71,7 @@ describe('a batch is processed on the sandbox clock', () => {
 
   it('then each is CRIADA (the cobv ATIVA with its BR Code) or NEGADA with its problem; a NEGADA txid stays refused', async () => {
     await processed();
-    const batch = await client.lotecobv.get({ path: { id: '3001' } });
+    const batch = await client.lotecobv.get({ path: { id: '3002' } });
     expect(batch.cobsv).toEqual([
       { txid: good, status: 'CRIADA', criacao: expect.any(String) },
       {
@@ -89,33 +89,33 @@ describe('a batch is processed on the sandbox clock', () => {
     expect((await client.cobv.revise({ path: { txid: good }, body: { solicitacaoPagador: 'Matrícula 42' } })).revisao).toBe(1);
     const now = sandbox.env.clock.nowMs();
     const window = { inicio: new Date(now - 3_600_000).toISOString(), fim: new Date(now + 3_600_000).toISOString() };
-    const listed = await client.cobv.list({ query: { ...window, loteCobVId: 3001 } });
+    const listed = await client.cobv.list({ query: { ...window, loteCobVId: 3002 } });
     expect(listed.cobs.map((entry) => entry.txid)).toEqual([good]);
-    expect((await client.lotecobv.list({ query: window })).lotes.map((entry) => entry.id)).toContain(3001);
+    expect((await client.lotecobv.list({ query: window })).lotes.map((entry) => entry.id)).toContain(3002);
   });
 
   it('PUT of the batch again lists exactly its charges: the refused one is created, the other replaced', async () => {
-    const fewer = client.lotecobv.create({ path: { id: '3001' }, body: { descricao: 'Abril', cobsv: [charge(good)] } });
+    const fewer = client.lotecobv.create({ path: { id: '3002' }, body: { descricao: 'Abril', cobsv: [charge(good)] } });
     expect((await problemOf(fewer)).errorType).toBe('LoteCobVOperacaoInvalida');
-    await client.lotecobv.create({ path: { id: '3001' }, body: { descricao: 'Abril, corrigido', cobsv: [charge(good), charge(refused)] } });
-    const again = client.lotecobv.create({ path: { id: '3001' }, body: { descricao: 'Abril', cobsv: [charge(good), charge(refused)] } });
+    await client.lotecobv.create({ path: { id: '3002' }, body: { descricao: 'Abril, corrigido', cobsv: [charge(good), charge(refused)] } });
+    const again = client.lotecobv.create({ path: { id: '3002' }, body: { descricao: 'Abril', cobsv: [charge(good), charge(refused)] } });
     expect((await problemOf(again)).message).toMatch(/still being processed/);
     await processed();
-    expect(await statuses('3001')).toEqual({ [good]: 'CRIADA', [refused]: 'CRIADA' });
+    expect(await statuses('3002')).toEqual({ [good]: 'CRIADA', [refused]: 'CRIADA' });
     expect((await client.cobv.get({ path: { txid: good } })).revisao).toBe(2);
     expect((await client.cobv.get({ path: { txid: refused } })).status).toBe('ATIVA');
   });
 
   it('PATCH revises some of its charges; a change of a removed charge is NEGADA, a txid of another batch refused', async () => {
-    await client.lotecobv.revise({ path: { id: '3001' }, body: { cobsv: [{ txid: good, status: 'REMOVIDA_PELO_USUARIO_RECEBEDOR' }] } });
+    await client.lotecobv.revise({ path: { id: '3002' }, body: { cobsv: [{ txid: good, status: 'REMOVIDA_PELO_USUARIO_RECEBEDOR' }] } });
     await processed();
     expect((await client.cobv.get({ path: { txid: good } })).status).toBe('REMOVIDA_PELO_USUARIO_RECEBEDOR');
-    await client.lotecobv.revise({ path: { id: '3001' }, body: { cobsv: [{ txid: good, valor: { original: '500.00' } }] } });
+    await client.lotecobv.revise({ path: { id: '3002' }, body: { cobsv: [{ txid: good, valor: { original: '500.00' } }] } });
     await processed();
-    const entry = (await client.lotecobv.get({ path: { id: '3001' } })).cobsv.find((item) => item.txid === good);
+    const entry = (await client.lotecobv.get({ path: { id: '3002' } })).cobsv.find((item) => item.txid === good);
     expect(entry).toMatchObject({ status: 'NEGADA', problema: { detail: expect.stringMatching(/only an ATIVA charge/) } });
     const stranger = client.lotecobv.revise({
-      path: { id: '3001' },
+      path: { id: '3002' },
       body: { cobsv: [{ txid: generateTxid(), valor: { original: '1.00' } }] },
     });
     expect((await problemOf(stranger)).errorType).toBe('LoteCobVOperacaoInvalida');

@@ -117,6 +117,35 @@ function accept(
   schedulePix(env, 'settleBatches', batch.processAtMs);
 }
 
+/** A new batch `id` of the charges of `body` (PUT /lotecobv/{id}), EM_PROCESSAMENTO (also for the seed). */
+export function createBatch(
+  state: PixState,
+  env: SandboxEnvironment,
+  id: string,
+  body: Json,
+  origin: { readonly baseUrl: string },
+): StoredBatch {
+  const requests = body.cobsv as Json[];
+  requests.forEach((entry, index) => {
+    const txid = String(entry.txid);
+    if (txidInUse(state, txid))
+      refuse(invalid, `the txid ${txid} is already a charge: a batch creates new charges only`, `cobsv.${index}.txid`, txid);
+    if (state.batchOfTxid[txid] !== undefined)
+      refuse(invalid, `the txid ${txid} belongs to the batch ${state.batchOfTxid[txid]}`, `cobsv.${index}.txid`, txid);
+  });
+  const numeric = Number(id);
+  const view: Json = {
+    ...(Number.isSafeInteger(numeric) ? { id: numeric } : {}),
+    descricao: body.descricao,
+    criacao: instant(env),
+    cobsv: [],
+  };
+  const batch: StoredBatch = { view, pending: {}, processAtMs: 0, baseUrl: origin.baseUrl };
+  accept(state, env, id, batch, requests, () => 'create');
+  state.batches[id] = batch;
+  return batch;
+}
+
 export const batchHandlers: Record<string, Handler<PixState>> = {
   'lotecobv.create': (request, state, env) => {
     settleBatches(state, env);
@@ -133,23 +162,7 @@ export const batchHandlers: Record<string, Handler<PixState>> = {
       existing.view.descricao = body.descricao;
       return { status: 202 };
     }
-    requests.forEach((entry, index) => {
-      const txid = String(entry.txid);
-      if (txidInUse(state, txid))
-        refuse(invalid, `the txid ${txid} is already a charge: a batch creates new charges only`, `cobsv.${index}.txid`, txid);
-      if (state.batchOfTxid[txid] !== undefined)
-        refuse(invalid, `the txid ${txid} belongs to the batch ${state.batchOfTxid[txid]}`, `cobsv.${index}.txid`, txid);
-    });
-    const numeric = Number(id);
-    const view: Json = {
-      ...(Number.isSafeInteger(numeric) ? { id: numeric } : {}),
-      descricao: body.descricao,
-      criacao: instant(env),
-      cobsv: [],
-    };
-    const batch: StoredBatch = { view, pending: {}, processAtMs: 0, baseUrl: request.baseUrl };
-    accept(state, env, id, batch, requests, () => 'create');
-    state.batches[id] = batch;
+    createBatch(state, env, id, body, request);
     return { status: 202 };
   },
   'lotecobv.revise': (request, state, env) => {

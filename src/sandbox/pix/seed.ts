@@ -1,11 +1,12 @@
 /**
  * What a fresh Pix sandbox holds besides its receiving user: the state only the platform makes — a Pix
- * received, the payload locations a payer's app reads by their access token, a recurrence the payer
- * approved with a charge whose attempt failed, one awaiting the payer at its location. The spec's examples
+ * received, the payload locations a payer's app reads by their access token, a batch already processed, a
+ * recurrence the payer approved with a charge whose attempt failed, one awaiting the payer at its location. The spec's examples
  * name exactly these ids and tokens (test/docs/samples.test.ts runs every sample against a fresh sandbox),
  * so they are fixed here, not drawn from the seed. Each record is made by the module's own code.
  */
 import type { SandboxEnvironment } from '../contract.js';
+import { createBatch, settleBatches } from './batches.js';
 import { createCharge } from './charges.js';
 import { addLocation } from './locations.js';
 import { addRecLocation } from './rec-locations.js';
@@ -27,6 +28,8 @@ export const pixSeed = {
   cob: { txid: 'b4f1c2d3e5a6478b9c0d1e2f3a4b5c6d', location: { id: 7816, tipoCob: 'cob', token: '9d36b84fc70b478fb95c12729b90ca25' } },
   /** A charge with a due date at the location of GET /pix-location/cobv/{pixUrlAccessToken}. */
   cobv: { txid: 'e7c9a1b3d5f74b9d1f3a5c7e9b1d3f5a', location: { id: 7818, tipoCob: 'cobv', token: '4f1e2d3c5b6a47988a9b0c1d2e3f4a5b' } },
+  /** A batch of due-date charges the PSP has processed (GET, PATCH /lotecobv/{id}; the PUT example replaces its charges). */
+  batch: { id: '3001', txids: ['5a7c9e1b3d5f47a9b1c3d5e7f9a1b3c5', '8e0a2c4d6f8b40c2a4e6b8d0f2a4c6e8'] },
   /** A recurrence the payer approved (POST /cobr, PUT /cobr/{txid}, GET /rec/{idRec}). */
   approvedRecurrence: 'RR1314008820261105k7Q2mX9pL4a',
   /** A recurring charge of it whose first attempt the payer's PSP rejected (POST /cobr/{txid}/retentativa/{data}). */
@@ -79,6 +82,26 @@ export function seedPix(state: PixState, env: SandboxEnvironment): void {
     seedOrigin,
     env,
   );
+
+  const batch = createBatch(
+    state,
+    env,
+    pixSeed.batch.id,
+    {
+      descricao: 'Mensalidades de abril — turma B',
+      cobsv: pixSeed.batch.txids.map((txid) => ({
+        txid,
+        calendario: { dataDeVencimento: '2030-04-10', validadeAposVencimento: 30 },
+        devedor: { cpf: '52998224725', nome: 'Mariana Costa Ribeiro' },
+        valor: { original: '480.00' },
+        chave: randomKey,
+      })),
+    },
+    seedOrigin,
+  );
+  // Processed already: a batch being processed takes no change.
+  batch.processAtMs = env.clock.nowMs();
+  settleBatches(state, env);
 
   const approved = createRecurrence(state, env, pixSeed.approvedRecurrence, {
     vinculo: { objeto: 'Plano anual academia', contrato: 'CT-2026-0815', devedor: { cpf: '45278319682', nome: 'Mariana Costa Ribeiro' } },
