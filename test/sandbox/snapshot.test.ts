@@ -1,7 +1,8 @@
 /**
  * The optional snapshot file: what a sandbox created is there after a restart on the same file (a charge and
  * its payment), and a sandbox without one starts empty. Scheduled work survives too: each case stops a
- * sandbox with work pending (a webhook resend, a refund, a liquidation, a registry confirmation, a batch),
+ * sandbox with work pending (a webhook resend, a refund, a batch, a confirmation request's expiry, a recurring
+ * attempt's scheduling, a liquidation, a registry confirmation),
  * starts a new sandbox on the same file, moves its clock, and finds the work done. The clocks are frozen
  * (speed 0), so nothing falls due before the test moves time.
  */
@@ -67,6 +68,21 @@ async function paidCharge(sandbox: RunningSandbox, pix: PixClient): Promise<{ tx
   const paid = await control(sandbox, '/pix/pay', { txid });
   return { txid, e2eid: paid.pix.endToEndId };
 }
+
+/** A date of the São Paulo calendar `days` after the sandbox's today. */
+const dayAfter = (sandbox: RunningSandbox, days: number): string =>
+  todayInSaoPaulo(new Date(sandbox.env.clock.nowMs() + days * 86_400_000));
+
+/** A recurrence (Pix Automático) awaiting the payer's confirmation. */
+const recurrenceOf = (sandbox: RunningSandbox, pix: PixClient) =>
+  pix.rec.create({
+    body: {
+      vinculo: { objeto: 'Plano academia', contrato: 'CT-2026-0001', devedor: { cpf: '12345678909', nome: 'Mariana Costa' } },
+      calendario: { dataInicial: dayAfter(sandbox, 1), periodicidade: 'MENSAL' },
+      valor: { valorRec: '49.90' },
+      politicaRetentativa: 'PERMITE_3R_7D',
+    } as never,
+  });
 
 describe('the snapshot file', () => {
   const txid = generateTxid();
@@ -160,7 +176,7 @@ describe('scheduled work survives a restart', () => {
       start: async (sandbox, { pix }) => {
         const txid = generateTxid();
         const { keys } = await control(sandbox, '/pix/keys');
-        const dueDate = todayInSaoPaulo(new Date(sandbox.env.clock.nowMs() + 10 * 86_400_000));
+        const dueDate = dayAfter(sandbox, 10);
         await pix.lotecobv.create({
           path: { id: '4001' },
           body: {
@@ -184,6 +200,50 @@ describe('scheduled work survives a restart', () => {
       want: ['CRIADA'],
     },
     {
+      given: 'a recurrence confirmation request awaiting its expiry (read from the state)',
+      modules: [pixSandbox],
+      start: async (sandbox, { pix }) => {
+        const { idRec } = await recurrenceOf(sandbox, pix);
+        const expiry = new Date(sandbox.env.clock.nowMs() + 60_000).toISOString();
+        const request = await pix.solicrec.create({
+          body: {
+            idRec,
+            calendario: { dataExpiracaoSolicitacao: expiry },
+            destinatario: { conta: '998877', ispbParticipante: '99999020', cpf: '12345678909' },
+          },
+        });
+        return { id: request.idSolicRec };
+      },
+      advanceSeconds: 120,
+      done: async (sandbox, _clients, { id }) => (await control(sandbox, '/pix/state')).confirmations[id!].status,
+      want: 'EXPIRADA',
+    },
+    {
+      given: "a recurring charge's attempt sent to the payer's PSP (read from the state)",
+      modules: [pixSandbox],
+      start: async (sandbox, { pix }) => {
+        const { idRec } = await recurrenceOf(sandbox, pix);
+        await control(sandbox, '/pix/rec', { idRec, status: 'APROVADA' });
+        const { recebedor } = await control(sandbox, '/pix/account');
+        const charge = await pix.cobr.create({
+          body: {
+            idRec,
+            calendario: { dataDeVencimento: dayAfter(sandbox, 5) },
+            valor: { original: '49.90' },
+            ajusteDiaUtil: true,
+            recebedor,
+          },
+        });
+        return { txid: charge.txid };
+      },
+      advanceSeconds: 60,
+      done: async (sandbox, _clients, { txid }) =>
+        (await control(sandbox, '/pix/state')).recurringCharges[txid!].current.tentativas.map(
+          (attempt: { status: string }) => attempt.status,
+        ),
+      want: ['AGENDADA'],
+    },
+    {
       given: 'a TED PROCESSING',
       modules: [accountsSandbox],
       start: async (_sandbox, { accounts }) => {
@@ -204,7 +264,7 @@ describe('scheduled work survives a restart', () => {
       start: async (sandbox, { accounts }) => {
         const state = await control(sandbox, '/accounts/state');
         const customer = state.customers.find((entry: { accountId: number }) => entry.accountId === state.ownAccountId);
-        const dueDate = todayInSaoPaulo(new Date(sandbox.env.clock.nowMs() + 30 * 86_400_000));
+        const dueDate = dayAfter(sandbox, 30);
         const invoice = await accounts.invoices.create(
           { body: { customerId: customer.id, dueDate, amount: 90, type: 'IMMEDIATE', paymentMethod: 'BOLETO' } },
           { idempotencyKey: 'inv-restart-1' },
