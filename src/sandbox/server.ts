@@ -14,8 +14,9 @@ import { findInterface } from '../interfaces.js';
 import type { OperationInfo } from '../runtime/contract.js';
 import { createAgenda } from './agenda.js';
 import { createSandboxClock } from './clock.js';
-import type { DueTask, PlatformEvent, Principal, SandboxEnvironment, SandboxModule } from './contract.js';
+import type { DueTask, Principal, SandboxEnvironment, SandboxModule } from './contract.js';
 import { controlPlane, controlPrefix } from './control.js';
+import { announcer, taskRunner } from './cross-module.js';
 import { type CallBody, type MountedModule, moduleEnvironment, SandboxEngine } from './engine.js';
 import { eventJudge, judgedDispatcher } from './event-judge.js';
 import { FaultPlan } from './faults.js';
@@ -186,33 +187,11 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     // Strict, every event sent is judged against its schema as every answer is.
     return strict && accounts ? judgedDispatcher(dispatcher, eventJudge(accounts.bundle), (drift) => drifts.push(drift)) : dispatcher;
   };
-  const runTask = (task: DueTask): void => {
-    const entry = mounted.get(task.document);
-    const runner = entry?.module.tasks?.[task.kind];
-    if (!entry || !runner) {
-      drifts.push(`internal error: a scheduled task ${task.document}/${task.kind} has no module to run it`);
-      log(`sandbox: a scheduled task ${task.document}/${task.kind} has no module to run it; dropped`);
-      return;
-    }
-    runner(task.args, entry.state, entry.env);
-    saveSoon();
-  };
-  const agenda = createAgenda(clock, runTask);
-  const announce = (event: PlatformEvent): void => {
-    for (const [document, entry] of mounted) {
-      const listener = entry.module.listens?.[event.kind] as
-        | ((event: PlatformEvent, state: unknown, env: SandboxEnvironment) => void)
-        | undefined;
-      if (!listener) continue;
-      // One module's failure does not undo what the announcing module did: it is reported, as a drift in strict mode.
-      try {
-        listener(event, entry.state, entry.env);
-      } catch (error) {
-        drifts.push(`internal error: ${document} on ${event.kind}: ${(error as Error).message}`);
-        log(`sandbox error: ${document} on ${event.kind}: ${(error as Error).stack ?? String(error)}`);
-      }
-    }
-  };
+  const reporting = { mounted, onDrift: (drift: string) => drifts.push(drift), log };
+  const agenda = createAgenda(
+    clock,
+    taskRunner(reporting, () => saveSoon()),
+  );
   let webhooks: SandboxWebhookDispatcher;
   const env: SandboxEnvironment = {
     clock,
@@ -231,7 +210,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
         throw new Error(`no module ${task.document} with a task ${task.kind} to schedule: declare it in the module's tasks`);
       agenda.schedule(task);
     },
-    announce,
+    announce: announcer(reporting),
   };
   const faults = new FaultPlan();
   const engine = new SandboxEngine({ env, faults, strict: options.strict ?? false, onDrift: (drift) => drifts.push(drift) });
@@ -249,7 +228,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
       env: moduleEnvironment(env, module.document),
     });
   }
-  webhooks = newDispatcher();
+  webhooks = newDispatcher(saved?.webhooks);
   const reset = (newSeed: string = seed): void => {
     currentSeed = newSeed;
     currentGeneration = 0;
@@ -270,7 +249,6 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
       if (mounted.get(task.document)?.module.tasks?.[task.kind]) agenda.schedule(task);
       else log(`sandbox: ${snapshot}: the scheduled task ${task.document}/${task.kind} has no module here; dropped`);
     }
-    if (saved.webhooks) webhooks = newDispatcher(saved.webhooks);
     log(
       `state read from ${snapshot}: ${saved.agenda.length} scheduled tasks, ${saved.webhooks?.deliveries.length ?? 0} webhook deliveries`,
     );
