@@ -10,6 +10,7 @@ import { UsageError } from './arguments.js';
 import { assertPackagesInstalled } from './optional-packages.js';
 import { checkHttpAnswer, checkMatchedRequest, pathIssues } from '../checks/http-check.js';
 import { bundledSpecPath, loadInterface } from '../checks/registry.js';
+import { nearestOperations } from '../checks/nearest-operations.js';
 import { findOperation } from '../checks/router.js';
 import { headersOf, takesBody, validateDocument, type ValidateTarget } from '../checks/validate.js';
 
@@ -121,7 +122,12 @@ export async function validateCommand(args: string[], options: ValidateOptions =
   const [, method, path, what, file] = args;
   if (!method || !path || !what) throw new UsageError('validate needs <METHOD> <path> request|response:<STATUS>');
   const operation = findOperation(modules, method, path);
-  if (!operation) throw new UsageError(`no operation ${method.toUpperCase()} ${path.split('?')[0]} in ${name}`);
+  if (!operation) {
+    const nearest = nearestOperations(modules, method, path).map(
+      (info) => `${info.method.toUpperCase()} ${info.path} (${info.operationId})`,
+    );
+    throw new UsageError(`no operation ${method.toUpperCase()} ${path.split('?')[0]} in ${name}; nearest: ${nearest.join(', ')}`);
+  }
   const { info } = operation;
   if (what === 'request') {
     if (strict) throw new UsageError('--strict checks a response; a request is always checked strictly');

@@ -90,10 +90,10 @@ export function sandboxAddress(
   file: string = sandboxAddressFile(environment),
 ): SandboxAddress {
   const pick = (url: string, source: string): SandboxAddress => ({ url: withoutTrailingSlashes(url), source });
-  if (flag) return pick(flag, '--url');
+  if (flag) return pick(flag, 'given with --url');
   const variable = environment[sandboxUrlVariable];
-  if (variable) return pick(variable, sandboxUrlVariable);
+  if (variable) return pick(variable, `from ${sandboxUrlVariable}`);
   const running = runningSandboxAddress(file);
-  if (running) return pick(running, `the sandbox running here (${file})`);
-  return pick(`http://127.0.0.1:${sandboxPort}`, 'the default address');
+  if (running) return pick(running, `recorded by the sandbox running here (${file})`);
+  return pick(`http://127.0.0.1:${sandboxPort}`, 'by default');
 }

@@ -32,7 +32,10 @@ function controlRequest(verb: string, args: readonly string[], options: VerbOpti
     case 'clock': {
       needs(1, 'the seconds to move the clock forward');
       const seconds = Number(args[0]);
-      if (!/^\d+(\.\d+)?$/.test(args[0]!)) throw new UsageError(`sandbox clock takes a number of seconds, got ${JSON.stringify(args[0])}`);
+      if (!/^\d+(\.\d+)?$/.test(args[0]!) || !(seconds > 0))
+        throw new UsageError(
+          `sandbox clock only moves forward: it takes a positive number of seconds (120, 0.5), got ${JSON.stringify(args[0])}`,
+        );
       return { method: 'POST', path: '/clock', body: { advanceSeconds: seconds } };
     }
     case 'resend':
@@ -76,7 +79,7 @@ export async function sandboxVerb(positionals: readonly string[], options: VerbO
   } catch (error) {
     const cause = (error as { cause?: { code?: string } }).cause?.code ?? 'no answer';
     output.err(
-      `contrato: no sandbox answers at ${base} (${cause}; the address is ${source}); start one with contrato sandbox or npm start, or name it with --url or ${sandboxUrlVariable}`,
+      `contrato: no sandbox answers at ${base} (${cause}; address ${source}); start one with contrato sandbox or npm start, or name it with --url or ${sandboxUrlVariable}`,
     );
     return 1;
   }

@@ -11,6 +11,8 @@ import { credentialName, redact } from './logging.js';
 
 interface AjvError {
   readonly instancePath: string;
+  /** Where in the schema the rule is (absent in errors written by hand). */
+  readonly schemaPath?: string;
   readonly keyword: string;
   readonly message?: string;
   readonly params: Record<string, unknown>;
@@ -205,6 +207,44 @@ function issueOf(error: AjvError, data: unknown, root: string, patterns: Readonl
   };
 }
 
+/** "cpf or cnpj", "a, b or c": the members, in the order the document has them. */
+const alternatives = (members: readonly string[]): string =>
+  members.length <= 2 ? members.join(' or ') : `${members.slice(0, -1).join(', ')} or ${members.at(-1)}`;
+
+/**
+ * A oneOf whose branches each take one member and refuse the others (`cpf` or `cnpj`), failed because the
+ * document holds several of them: one issue naming them all and the rule, in place of one "must be left
+ * out" per branch. Null for any other error.
+ */
+function exclusiveMembersIssue(
+  oneOf: AjvError,
+  errors: readonly AjvError[],
+  data: unknown,
+  root: string,
+): { issue: ValidationIssue; covered: AjvError[] } | null {
+  if (oneOf.keyword !== 'oneOf' || oneOf.schemaPath === undefined) return null;
+  const branches = errors.filter((error) => error !== oneOf && error.schemaPath?.startsWith(`${oneOf.schemaPath}/`));
+  const depth = pointerTokens(oneOf.instancePath).length + 1;
+  const refusals = branches.filter(
+    (error) =>
+      (error.keyword === 'not' || error.keyword === 'false schema') &&
+      error.instancePath.startsWith(`${oneOf.instancePath}/`) &&
+      pointerTokens(error.instancePath).length === depth,
+  );
+  const refused = new Set(refusals.map((error) => pointerTokens(error.instancePath).at(-1)!));
+  // A branch may also miss the member it takes (email, when phone and cpf were sent): that is part of the same story.
+  const onlyMembers = branches.every(
+    (error) =>
+      refusals.includes(error) ||
+      (error.keyword === 'required' && error.instancePath === oneOf.instancePath && typeof error.params.missingProperty === 'string'),
+  );
+  const holder = valueAt(data, oneOf.instancePath);
+  const members = Object.keys(typeof holder === 'object' && holder !== null ? holder : {}).filter((name) => refused.has(name));
+  if (!onlyMembers || members.length < 2) return null;
+  const message = `send ${alternatives(members)}, not ${members.length === 2 ? 'both' : 'several'} (oneOf)`;
+  return { issue: { pointer: `${root}${oneOf.instancePath}`, rule: 'oneOf', message }, covered: [oneOf, ...branches] };
+}
+
 /**
  * Runs a generated validator. Returns the issues (empty when valid); `root` prefixes every pointer
  * (`/body`, `/query`) so an issue says which part of the request it is about; `patterns` gives the
@@ -217,11 +257,15 @@ export function check(
   patterns: Readonly<Record<string, string>> = {},
 ): ValidationIssue[] {
   if (validator(data)) return [];
-  const errors = validator.errors ?? [];
+  const exclusive = (validator.errors ?? [])
+    .map((error, _, all) => exclusiveMembersIssue(error, all, data, root))
+    .filter((found) => found !== null);
+  const covered = new Set(exclusive.flatMap((found) => found.covered));
+  const errors = (validator.errors ?? []).filter((error) => !covered.has(error));
   // if/then/else and anyOf report a summary error beside the precise ones; keep the precise ones.
   const precise = errors.filter((error) => !['if', 'anyOf', 'oneOf'].includes(error.keyword));
   const seen = new Set<string>();
-  const issues: ValidationIssue[] = [];
+  const issues: ValidationIssue[] = exclusive.map((found) => found.issue);
   for (const error of precise.length > 0 ? precise : errors) {
     const issue = issueOf(error, data, root, patterns);
     const key = `${issue.pointer}|${issue.rule}|${issue.message}`;

@@ -34,13 +34,19 @@ const record = (url: string, pid: number): void => {
 
 describe('sandboxAddress', () => {
   it.each([
-    { given: '--url first', flag: 'http://a:1/', variable: 'http://b:2', recordedPid: process.pid, want: ['http://a:1', '--url'] },
+    {
+      given: '--url first',
+      flag: 'http://a:1/',
+      variable: 'http://b:2',
+      recordedPid: process.pid,
+      want: ['http://a:1', 'given with --url'],
+    },
     {
       given: 'then CONTRATO_SANDBOX_URL',
       flag: undefined,
       variable: 'http://b:2',
       recordedPid: process.pid,
-      want: ['http://b:2', sandboxUrlVariable],
+      want: ['http://b:2', `from ${sandboxUrlVariable}`],
     },
     {
       given: 'then the running sandbox',
@@ -54,7 +60,7 @@ describe('sandboxAddress', () => {
       flag: undefined,
       variable: undefined,
       recordedPid: endedPid,
-      want: ['http://127.0.0.1:4010', 'the default address'],
+      want: ['http://127.0.0.1:4010', 'by default'],
     },
   ])('$given', ({ flag, variable, recordedPid, want }) => {
     record('http://c:3', recordedPid);

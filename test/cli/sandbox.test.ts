@@ -78,12 +78,14 @@ describe('contrato sandbox <verb>', () => {
   it.each([
     { given: 'an unknown verb', argv: ['sandbox', 'explode'], code: 2, err: /^contrato: unknown sandbox verb explode; the verbs are/ },
     { given: 'pay without a txid', argv: ['sandbox', 'pay'], code: 2, err: /^contrato: sandbox pay takes the txid of the charge to pay/ },
-    {
-      given: 'clock with text',
-      argv: ['sandbox', 'clock', 'soon'],
+    ...['soon', '-5', '0'].map((seconds) => ({
+      given: `clock ${seconds}`,
+      argv: ['sandbox', 'clock', seconds],
       code: 2,
-      err: /^contrato: sandbox clock takes a number of seconds, got "soon"/,
-    },
+      err: new RegExp(
+        `^contrato: sandbox clock only moves forward: it takes a positive number of seconds \\(120, 0\\.5\\), got "${seconds}"`,
+      ),
+    })),
     {
       given: 'a fault of an unknown kind',
       argv: ['sandbox', 'fault', 'cob.get', 'meteor'],
@@ -102,7 +104,7 @@ describe('contrato sandbox <verb>', () => {
     const run = await contrato('sandbox', 'status', '--url', `http://127.0.0.1:${port}`);
     expect(run.code).toBe(1);
     expect(run.err).toEqual([
-      `contrato: no sandbox answers at http://127.0.0.1:${port} (ECONNREFUSED; the address is --url); start one with contrato sandbox or npm start, or name it with --url or CONTRATO_SANDBOX_URL`,
+      `contrato: no sandbox answers at http://127.0.0.1:${port} (ECONNREFUSED; address given with --url); start one with contrato sandbox or npm start, or name it with --url or CONTRATO_SANDBOX_URL`,
     ]);
   });
 });
