@@ -98,7 +98,7 @@ export interface paths {
             path: {
                 /**
                  * @description The Pix key to look up: CPF or CNPJ, e-mail, phone in E.164 form (+5511987654321) or random key (lowercase uuid). URL-encode it when needed.
-                 * @example maria.souza@example.com
+                 * @example pix@mercadocentral.example.com
                  */
                 key: string;
             };
@@ -144,7 +144,7 @@ export interface paths {
             path: {
                 /**
                  * @description Id of the transaction, a number (section 4.2). It is the `id` of the transaction detail, not the uuid `id` of the list items.
-                 * @example 7781204
+                 * @example 900002
                  */
                 transactionId: number;
             };
@@ -250,7 +250,7 @@ export interface paths {
             path: {
                 /**
                  * @description Id of the child account (int64).
-                 * @example 48213
+                 * @example 2001
                  */
                 id: number;
             };
@@ -4197,7 +4197,7 @@ export interface operations {
             path: {
                 /**
                  * @description The Pix key to look up: CPF or CNPJ, e-mail, phone in E.164 form (+5511987654321) or random key (lowercase uuid). URL-encode it when needed.
-                 * @example maria.souza@example.com
+                 * @example pix@mercadocentral.example.com
                  */
                 key: string;
             };
@@ -4292,7 +4292,7 @@ export interface operations {
             path: {
                 /**
                  * @description Id of the transaction, a number (section 4.2). It is the `id` of the transaction detail, not the uuid `id` of the list items.
-                 * @example 7781204
+                 * @example 900002
                  */
                 transactionId: number;
             };
@@ -4478,7 +4478,7 @@ export interface operations {
             path: {
                 /**
                  * @description Id of the child account (int64).
-                 * @example 48213
+                 * @example 2001
                  */
                 id: number;
             };

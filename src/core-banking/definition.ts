@@ -36,5 +36,9 @@ export const coreBankingDefinition: InterfaceDefinition<ClientOptions> = {
     defaultRateLimits: coreBankingRateLimits,
   },
   // Its seeded credential keeps the short name the guides print.
-  sandbox: { credentials: [{ clientId: 'sandbox-core' }] },
+  sandbox: {
+    credentials: [{ clientId: 'sandbox-core' }],
+    // sandbox-core is a BaaS caller; the list of bankarization applications is for account callers only (4.10).
+    clientByOperation: { 'bankarizationApplications.list': { clientId: 'sandbox-account' } },
+  },
 };

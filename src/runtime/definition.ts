@@ -68,6 +68,8 @@ export interface InterfaceSandbox {
   readonly credentials?: readonly SandboxCredentialDefinition[];
   /** The client of the samples (default: the first credential as `clientId`/`clientSecret`, no other option). */
   readonly client?: SandboxClientDefinition;
+  /** Operations only another kind of caller may make (operationId -> the client of their samples). */
+  readonly clientByOperation?: Readonly<Record<string, SandboxClientDefinition>>;
 }
 
 /** How a client of the interface presents a sandbox credential. */
@@ -131,10 +133,14 @@ export const sandboxCredentialsOf = (
 ): readonly SandboxCredentialDefinition[] => definition.sandbox?.credentials ?? [{ clientId: `sandbox-${definition.name}` }];
 
 /** The client the samples and the tests build at the sandbox: the credential it presents and how. */
-export function sandboxClientOf(definition: Pick<InterfaceDefinition<never>, 'name' | 'sandbox'>): SandboxClientDefinition & {
+export function sandboxClientOf(
+  definition: Pick<InterfaceDefinition<never>, 'name' | 'sandbox'>,
+  operationId?: string,
+): SandboxClientDefinition & {
   readonly clientId: string;
 } {
-  const client = definition.sandbox?.client ?? {};
+  const client =
+    (operationId === undefined ? undefined : definition.sandbox?.clientByOperation?.[operationId]) ?? definition.sandbox?.client ?? {};
   return { ...client, clientId: client.clientId ?? sandboxCredentialsOf(definition)[0]!.clientId };
 }
 

@@ -2,7 +2,8 @@
  * A fresh accounts sandbox: the account credential's own account (a legal person), the BaaS partner's
  * owner account and three child accounts (a natural person, a legal person, and a closed natural person
  * account no credential can be issued for), each funded by one opening credit in its ledger and with two
- * invoice customers; two keys held at another institution for lookups; CaaS mid prices from the seed.
+ * invoice customers; two keys held at another institution for lookups; the history of the spec's example
+ * wallet ingested for account 2001; CaaS mid prices from the seed.
  * Documents carry valid check digits.
  */
 import type { SandboxEnvironment } from '../contract.js';
@@ -17,6 +18,9 @@ const address = (street: string, number: string, district: string, city: string,
   zipCode,
   uf,
 });
+
+/** The wallet the spec's example risk analysis names. */
+const exampleWallet = { network: 'ETHEREUM', address: '0xdaeeb975729fae923d5a4fd12aabfe228f219e9c' } as const;
 
 export function createAccountsState(env: SandboxEnvironment): AccountsState {
   const createdAt = new Date(env.clock.nowMs() - 30 * 86_400_000).toISOString();
@@ -80,7 +84,9 @@ export function createAccountsState(env: SandboxEnvironment): AccountsState {
     quotes: [],
     orders: [],
     analyses: [],
-    ingests: {},
+    // The history of the wallet the spec's example analyses is already ingested for the samples' account
+    // (an ingest is the platform's work): its first analysis closes a snapshot (201) as printed.
+    ingests: { [`2001:${exampleWallet.network}:${exampleWallet.address}`]: { status: 'IDLE', persisted: 42 } },
     onboardings: [],
     credentials: [],
     idempotency: {},
@@ -93,7 +99,8 @@ export function createAccountsState(env: SandboxEnvironment): AccountsState {
     },
   };
   for (const entry of accounts) {
-    // Every account starts funded: one credit in its ledger, so balances are derived from what happened.
+    // Every account starts funded: one credit in its ledger, so balances are derived from what happened. The
+    // ids follow the accounts' order: 900002 is the opening credit of 2001, the spec's example transaction.
     state.ledger.push({
       accountId: entry.id,
       id: next(state, 'transaction', 900_000),
