@@ -1,6 +1,7 @@
 /**
- * `npm start`: regenerate when the specs changed, then `contrato start` — the mocks of every interface
- * and the docs site, side by side, a line as each is ready. Options after `--` go to `contrato start`
+ * `npm start`: regenerate when the specs changed, then `contrato start` — the sandbox of every interface
+ * and the docs site, side by side, a line as each is ready. Its "ready in" figures count from the start of
+ * this process, so they include the check. Options after `--` go to `contrato start`
  * (`npm start -- --port 5000`, `npm start -- --help`).
  */
 import { spawnSync } from 'node:child_process';

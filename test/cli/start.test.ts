@@ -1,16 +1,18 @@
 /**
  * `npm start` as a user runs it (scripts/start.ts, a real process): it says what it waits for, prints a
- * line per server as each is ready and then "all ready"; the servers answer; SIGTERM stops them all, and
- * no mock outlives it even when it is killed outright. A taken port ends the start before anything runs,
- * in one line that names the port and `--port`.
+ * line per server as each is ready and then "all ready", counted from the start of the process; the sandbox
+ * is announced before the docs site, whose pages show the sandbox's address in use; the servers answer;
+ * SIGTERM stops them all, and no mock outlives it even when it is killed outright; `contrato mock` says as
+ * each Prism starts. A taken port ends the start before anything runs, in one line that names the port and `--port`.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../scripts/lib.js';
+import { startAll } from '../../src/cli/servers.js';
 import { sandboxModules } from '../../src/sandbox/modules.js';
 import { interfaces } from '../../src/interfaces.js';
 
@@ -65,6 +67,11 @@ describe('npm start', () => {
     for (const module of sandboxModules) expect(output).toContain(`${module.document.padEnd(14)} ${sandbox}${module.prefix}`);
 
     expect((await fetch(`${site}/`)).status).toBe(200);
+    // The sandbox is ready, and says so, before the docs site, whose pages name it where it listens (a free port).
+    expect(output.indexOf('sandbox (stateful)')).toBeLessThan(output.indexOf('docs  site'));
+    const samples = await (await fetch(`${site}/pix.html`)).text();
+    expect(samples).toContain(`${sandbox}/pix`);
+    expect(samples).not.toMatch(/127\.0\.0\.1:4010(?!\d)/);
     const status = (await (await fetch(`${sandbox}/_sandbox`)).json()) as { interfaces: Record<string, { url: string }> };
     expect(Object.keys(status.interfaces).sort()).toEqual(sandboxModules.map((module) => module.document).sort());
     const token = await fetch(`${sandbox}/pix/oauth/token`, {
@@ -95,6 +102,11 @@ describe('npm start', () => {
     for (const match of output.matchAll(/^mock {2}(\S+)\s+(http:\/\/127\.0\.0\.1:\d+)\/?\s+ready in [\d.]+ s/gm))
       urls.set(match[1]!, match[2]!);
     expect([...urls.keys()].sort()).toEqual(interfaces.map((info) => info.name).sort());
+    // A line as each Prism starts, before its ready line: no silent wait.
+    for (const name of names)
+      expect(output.indexOf(`mock  ${name.padEnd(14)} starting Prism (`), name).toBeLessThan(
+        output.indexOf(`mock  ${name.padEnd(14)} ${urls.get(name)}`),
+      );
     const authorised = await fetch(`${urls.get('core-banking')}/fee-rules`, { headers: { authorization: 'Bearer any' } });
     expect(authorised.status).toBe(200);
     // The spec's mutualTLS scheme, which Prism cannot check over plain HTTP, is no violation of the request.
@@ -133,6 +145,41 @@ describe('npm start', () => {
       expect(mockProcesses.filter(alive)).toEqual([]);
     },
     180_000,
+  );
+
+  it('README gives the start-up figures bench/results.json recorded (npm run bench, section startup)', () => {
+    const readme = readFileSync(join(projectRoot, 'README.md'), 'utf8').replace(/\s+/g, ' ');
+    const { startup } = JSON.parse(readFileSync(join(projectRoot, 'bench/results.json'), 'utf8')) as {
+      startup: { startWarmSeconds: number; startColdSeconds: number; startColdSandboxReadySeconds: number };
+    };
+    const figures =
+      /all ready ([\d.]+) s after `npm start` once the docs site is built, ([\d.]+) s the first time, the sandbox ready after ([\d.]+) s/.exec(
+        readme,
+      );
+    expect(figures?.slice(1)).toEqual(
+      [startup.startWarmSeconds, startup.startColdSeconds, startup.startColdSandboxReadySeconds].map((value) => value.toFixed(1)),
+    );
+  });
+
+  it.each([
+    { given: 'from the start of the process (the default)', since: undefined, atLeastSeconds: (): number => performance.now() / 1000 },
+    { given: 'from a moment given', since: Date.now() - 30_000, atLeastSeconds: (): number => 30 },
+  ])(
+    'counts "ready in" $given, so the figure includes what ran before the servers',
+    async ({ since, atLeastSeconds }) => {
+      const lines: string[] = [];
+      const before = atLeastSeconds();
+      const servers = await startAll([], null, { port: 0, sandbox: {}, log: (line) => lines.push(line), ...(since ? { since } : {}) });
+      try {
+        const figures = lines.flatMap((line) => /ready in ([\d.]+) s/.exec(line)?.slice(1) ?? []).map(Number);
+        expect(figures.length).toBe(2);
+        // Rounded to a tenth.
+        for (const figure of figures) expect(figure).toBeGreaterThanOrEqual(Math.floor(before * 10) / 10);
+      } finally {
+        await Promise.all(servers.map((server) => server.stop()));
+      }
+    },
+    60_000,
   );
 
   it.each([
