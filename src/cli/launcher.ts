@@ -87,12 +87,18 @@ export function launcherStopReason(
 }
 
 /**
+ * The launcher as it was when this module loaded, early in the process: a signal npm passed on while the
+ * command was still getting ready (npm start's regenerate check, the site build) is noticed once the watch begins.
+ */
+const launcherAtLoad = snapshotLauncher(process.ppid, process.env);
+
+/**
  * Calls `onStop` once, with the reason, when the launcher asks this process to stop or goes away; checks
  * every launcherCheckIntervalMs on a timer that keeps no process alive. Answers the function that ends the watch.
  */
 export function watchLauncher(onStop: (reason: string) => void, environment: NodeJS.ProcessEnv = process.env): () => void {
   const underNpm = environment.npm_lifecycle_event !== undefined;
-  const before = snapshotLauncher(process.ppid, environment);
+  const before = environment === process.env ? launcherAtLoad : snapshotLauncher(process.ppid, environment);
   if (!underNpm && !before.npmShell) return () => {};
   const timer = setInterval(() => {
     const reason = launcherStopReason(before, process.ppid, underNpm);

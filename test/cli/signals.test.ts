@@ -75,7 +75,12 @@ async function within(limitMs: number, done: () => boolean | Promise<boolean>): 
 }
 
 /** Starts `command` in a process group of its own (for the cleanup) and waits for "all ready"; answers the ports it printed. */
-function startUntilReady(command: string, args: readonly string[], limitMs: number): Promise<{ child: ChildProcess; ports: number[] }> {
+function startUntilReady(
+  command: string,
+  args: readonly string[],
+  limitMs: number,
+  ready = /all ready in [\d.]+ s/,
+): Promise<{ child: ChildProcess; ports: number[] }> {
   const child = spawn(command, args, { cwd: projectRoot, env: userEnvironment, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   started.push(child);
   let output = '';
@@ -83,7 +88,7 @@ function startUntilReady(command: string, args: readonly string[], limitMs: numb
     const timer = setTimeout(() => reject(new Error(`not ready within ${limitMs} ms:\n${output}`)), limitMs);
     const collect = (chunk: Buffer): void => {
       output += chunk.toString();
-      if (!/all ready in [\d.]+ s/.test(output)) return;
+      if (!ready.test(output)) return;
       clearTimeout(timer);
       const ports = [...output.matchAll(/ http:\/\/127\.0\.0\.1:(\d+)\/? +ready in/g)].map((match) => Number(match[1]));
       resolve({ child, ports });
@@ -149,4 +154,14 @@ describe('signals to the process the user started', () => {
     },
     200_000,
   );
+
+  it('npx contrato sandbox stops on SIGINT to npx that came while it was starting', async () => {
+    const { child } = await startUntilReady('npx', ['--no-install', 'contrato', 'sandbox', '--port', '0'], 170_000, /^starting /m);
+    const tree = descendantsOf(child.pid!);
+    process.kill(child.pid!, 'SIGINT');
+    const ended = await within(10_000, () => ![child.pid!, ...tree].some(alive));
+    const left = [child.pid!, ...tree].filter(alive);
+    leftovers.push(...left);
+    expect(ended, `left running: ${left.join(', ')}`).toBe(true);
+  }, 200_000);
 });
