@@ -17,13 +17,16 @@ export function shellWords(command: string, variables: ReadonlyMap<string, strin
   const words: string[] = [];
   let current: string | null = null;
   const text = command.replace(/\\\n/g, ' ');
-  const part = /'([^']*)'|"((?:[^"\\]|\\.)*)"|([^\s'"]+)|(\s+)/g;
+  // '…' literal, "…" expanded, \x one character, bare text expanded, blanks between words.
+  const part = /'([^']*)'|"((?:[^"\\]|\\.)*)"|\\(.)|([^\s'"\\]+)|(\s+)/g;
   for (const match of text.matchAll(part)) {
-    if (match[4] !== undefined) {
+    if (match[5] !== undefined) {
       if (current !== null) words.push(current);
       current = null;
-    } else
-      current = (current ?? '') + (match[1] ?? (match[2] !== undefined ? expand(match[2].replace(/\\(.)/g, '$1')) : expand(match[3]!)));
+      continue;
+    }
+    const quoted = match[2] === undefined ? undefined : expand(match[2].replace(/\\(.)/g, '$1'));
+    current = (current ?? '') + (match[1] ?? match[3] ?? quoted ?? expand(match[4]!));
   }
   if (current !== null) words.push(current);
   return words;
