@@ -6,6 +6,7 @@
  * stops on SIGTERM, and when the channel closes: however the parent ended, the sandbox ends with it.
  */
 import { pathToFileURL } from 'node:url';
+import { recordSandboxAddress } from './sandbox-address.js';
 import type { SandboxChildMessage, SandboxChildSettings } from './watch-sandbox.js';
 
 /** A running sandbox child: its end (the sandbox stopped, its state saved with each change). */
@@ -39,7 +40,12 @@ export async function runSandboxChild(
 async function main(): Promise<void> {
   const reply = process.send?.bind(process);
   if (!reply) throw new Error('the sandbox of a watch runs with an IPC channel to the watch (see watch-sandbox.ts)');
-  const sandbox = await runSandboxChild(JSON.parse(process.argv[2] ?? '{}') as SandboxChildSettings, (message) => reply(message));
+  const settings = JSON.parse(process.argv[2] ?? '{}') as SandboxChildSettings;
+  const sandbox = await runSandboxChild(settings, (message) => {
+    // Recorded while it runs (removed on exit), so contrato sandbox <verb> finds it, as it finds npm start's.
+    if (message.type === 'ready') recordSandboxAddress(message.url);
+    reply(message);
+  });
   if (!sandbox) {
     process.disconnect();
     return;
