@@ -152,7 +152,23 @@ export const linkValid: ContractRule = {
   },
 };
 
-export const contractRules: readonly ContractRule[] = [refusalDeclared, linkValid];
+/** `sample-status-declared`: an operation's `x-sample-status` (the status its sample gets) is a success status it declares. */
+export const sampleStatusDeclared: ContractRule = {
+  name: 'sample-status-declared',
+  problems: (document) =>
+    operationsOf(document).flatMap((model) => {
+      const status = model.operation['x-sample-status'];
+      if (status === undefined) return [];
+      const declared = model.responses.some((response) => /^2\d\d$/.test(response.status) && response.status === String(status));
+      return declared
+        ? []
+        : [
+            `${pathFileOf(model.path)} ${model.operationId}: x-sample-status ${String(status)} is no success status it declares: name one of its 2xx responses`,
+          ];
+    }),
+};
+
+export const contractRules: readonly ContractRule[] = [refusalDeclared, linkValid, sampleStatusDeclared];
 
 /** Every problem of `document` under the contract rules, as `<rule>: <problem>` lines. */
 export function contractProblems(document: JsonObject, rules: readonly ContractRule[] = contractRules): string[] {

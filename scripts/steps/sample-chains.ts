@@ -118,7 +118,14 @@ export function samplePlanOf(
   const made = earlier.request;
   const variable = camel(producer.operationId);
   const responseSchema = producer.responses.find((response) => response.status === link.status)?.schema ?? undefined;
-  const maybeNone = producer.responses.some((response) => /^2\d\d$/.test(response.status) && response.mediaType === null);
+  // Several success answers make the result a union: the step reads the answer of the link's status, as typed.
+  const successes = producer.responses.filter((response) => /^2\d\d$/.test(response.status));
+  const linked = successes.find((response) => response.status === link.status);
+  const resultType =
+    successes.length > 1 && linked?.mediaType
+      ? `operations['${producer.operationId}']['responses'][${link.status}]['content']['${linked.mediaType}']`
+      : null;
+  const maybeNone = resultType === null && successes.some((response) => response.mediaType === null);
   const captures: { variable: string; filter: string }[] = [];
   // Request headers of the producer a later step reads: the TypeScript call sends them itself, not the client.
   const sentHeaders: Record<string, SampleValue> = {};
@@ -177,6 +184,7 @@ export function samplePlanOf(
   const step: SampleStep = {
     request: producerRequest,
     variable: captures.length > 0 ? variable : null,
+    resultType: captures.length > 0 ? resultType : null,
     captures,
     answerVariable: `${shouting(producer.operationId)}_ANSWER`,
     why: `${model.operationId} acts on what ${producer.operationId} makes, so ${producer.operationId} runs first.`,

@@ -45,6 +45,8 @@ export interface SampleStep {
   readonly request: SampleRequest;
   /** The TypeScript variable holding its result; null when no later step reads its answer. */
   readonly variable: string | null;
+  /** The type of the answer a later step reads, when the call resolves to a union of answers (`operations[…]`). */
+  readonly resultType: string | null;
   /** What the shell keeps of its answer: one variable per value (a jq filter each). */
   readonly captures: readonly { readonly variable: string; readonly filter: string }[];
   /** The shell variable keeping the whole answer when several values are read from it. */
@@ -149,7 +151,13 @@ function tsString(pieces: readonly (string | Linked)[]): string {
  * The facade call of one request: `await client.group.name({ ... })`. An earlier step keeps its result in
  * `variable` when a later step reads it; the operation's own call prints what it resolves to.
  */
-function tsCall(request: SampleRequest, variable: string | null, target: SampleTargetLike, own: boolean): string[] {
+function tsCall(
+  request: SampleRequest,
+  variable: string | null,
+  target: SampleTargetLike,
+  own: boolean,
+  resultType: string | null = null,
+): string[] {
   const { model, args } = request;
   const reader = target.readers?.[model.operationId];
   if (reader !== undefined) {
@@ -162,10 +170,12 @@ function tsCall(request: SampleRequest, variable: string | null, target: SampleT
   }
   const [group, name] = model.operationId.split('.') as [string, string];
   const keep = own ? (hasSuccessBody(model) ? 'result' : null) : variable;
-  const opening = `${keep ? `const ${keep} = ` : ''}await client.${group}.${name}(`;
+  const typed = !own && resultType !== null;
+  const opening = `${keep ? `const ${keep} = ` : ''}${typed ? '(' : ''}await client.${group}.${name}(`;
+  const closing = typed ? `)) as ${resultType};` : ');';
   // The arguments on the call's line when the whole line fits in 100 characters.
   const argument = Object.keys(args).length === 0 ? '' : tsLiteral(args as SampleValue, 0, 100 - opening.length - 2);
-  return [`${opening}${argument});`, ...(own && keep ? ['console.log(result);'] : [])];
+  return [`${opening}${argument}${closing}`, ...(own && keep ? ['console.log(result);'] : [])];
 }
 
 /** The TypeScript sample: the client of the interface at the sandbox, the earlier steps, the call, what it resolves to. */
@@ -180,17 +190,32 @@ export function typescriptSample(plan: SamplePlan, target: SampleTargetLike): st
   if (credential.pfx) options.push(`  tls: { pfx: readFileSync(${quoteTs(credential.pfx)}) }, // npx contrato dev-certs writes it`);
   return [
     ...(readsFiles ? ["import { readFileSync } from 'node:fs';"] : []),
-    `import { ${target.factory} } from ${quoteTs(target.module)};`,
+    `import { ${target.factory}${plan.steps.some((step) => step.resultType) ? ', type operations' : ''} } from ${quoteTs(target.module)};`,
     '',
     `const client = ${target.factory}({`,
     ...options,
     '});',
     '',
-    ...plan.steps.flatMap((step) => [`// ${step.why}`, ...tsCall(step.request, step.variable, target, false)]),
+    ...plan.steps.flatMap((step) => [`// ${step.why}`, ...tsCall(step.request, step.variable, target, false, step.resultType)]),
+    ...statusNote(plan.request.model, '//'),
     ...tsCall(plan.request, null, target, true),
     'await client.close();',
     '',
   ].join('\n');
+}
+
+/**
+ * The status the sample gets when the operation's first success status is not the one (`x-sample-status`:
+ * a PUT that creates on a fresh sandbox answers 201), said in a comment line; the samples test expects it.
+ */
+export function sampleStatusOf(model: OperationModel): number | null {
+  const status = model.operation['x-sample-status'];
+  return typeof status === 'number' || typeof status === 'string' ? Number(status) : null;
+}
+
+function statusNote(model: OperationModel, comment: string): string[] {
+  const status = sampleStatusOf(model);
+  return status === null ? [] : [`${comment} A fresh sandbox answers ${status} here.`];
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -352,6 +377,7 @@ export function curlSample(plan: SamplePlan, target: SampleTargetLike, tokenComm
   const lines: string[] = [];
   if (requests.some((request) => request.model.secured)) lines.push(...tokenCommand());
   for (const step of plan.steps) lines.push(...stepLines(step, target));
+  lines.push(...statusNote(plan.request.model, '#'));
   lines.push(curlCommand(requestParts(plan.request, target, true)));
   return `${lines.join('\n')}\n`;
 }

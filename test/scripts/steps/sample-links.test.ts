@@ -166,6 +166,28 @@ describe('links: the contract lint (link-valid)', () => {
   });
 });
 
+describe('the status a sample documents (x-sample-status)', () => {
+  const withStatus = (status: number): JsonObject => {
+    const spec = shopSpec({});
+    ((spec.paths as JsonObject)['/payments'] as { post: JsonObject }).post['x-sample-status'] = status;
+    return spec;
+  };
+
+  it('is said in both samples', () => {
+    expect(source(withStatus(201), 'payments.create', 'TypeScript')).toContain(
+      '// A fresh sandbox answers 201 here.\nconst result = await client.payments.create(',
+    );
+    expect(source(withStatus(201), 'payments.create', 'curl')).toContain('# A fresh sandbox answers 201 here.\ncurl -sS -i');
+  });
+
+  it('must be a success status the operation declares', () => {
+    expect(contractProblems(withStatus(201)).filter((problem) => problem.startsWith('sample-status'))).toEqual([]);
+    expect(contractProblems(withStatus(200))).toContain(
+      'sample-status-declared: paths/payments.yaml payments.create: x-sample-status 200 is no success status it declares: name one of its 2xx responses',
+    );
+  });
+});
+
 describe('links: the samples chain the producer', () => {
   it('TypeScript: calls the producer first, keeps its answer and converts the number the path takes as text', () => {
     expect(source(shopSpec(toGet), 'orders.get', 'TypeScript')).toContain(
