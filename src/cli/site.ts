@@ -108,8 +108,11 @@ export interface BuildSiteOptions {
   readonly onWritten?: (files: readonly string[]) => void;
   /** One line per page built. */
   readonly log?: (line: string) => void;
-  /** Called once when the stamp shows the site must be built (it takes seconds), before the first page. */
-  readonly onBuildStart?: () => void;
+  /**
+   * Called once when the stamp shows the site must be built (it takes seconds), before the first page; the
+   * pages wait for what it returns (`npm start` lets the sandbox start first, with the cores to itself).
+   */
+  readonly onBuildStart?: () => void | Promise<void>;
 }
 
 /**
@@ -184,7 +187,7 @@ export async function buildSite(siteDir: string, options: BuildSiteOptions = {})
       return {};
     }
   })();
-  options.onBuildStart?.();
+  await options.onBuildStart?.();
   mkdirSync(dirname(resolve(siteDir)), { recursive: true });
   const building = mkdtempSync(join(dirname(resolve(siteDir)), `.${basename(siteDir)}-building-`));
   const scratch = mkdtempSync(join(tmpdir(), 'contrato-site-'));

@@ -154,12 +154,18 @@ describe('one stamp for every path that builds the site', () => {
       await buildSite(site, {
         generatedDir: edited,
         log: (line) => lines.push(line),
+        // The pages wait for what the start of the build returns (npm start: the sandbox).
+        onBuildStart: async () => {
+          await new Promise((resolve) => setTimeout(resolve, 200));
+          lines.push('build start answered');
+        },
         onWritten: (files) => {
           written = files;
         },
       }),
     ).toBe(true);
     // A line as the build begins, one as each page starts and one as it is done: the changed page's only.
+    expect(lines[0]).toBe('build start answered');
     expect(lines.filter((line) => /reference page/.test(line))).toEqual([
       'building 1 reference page with Redoc, 1 at a time (core-banking)',
       '  … core-banking: reference page (redoc)',

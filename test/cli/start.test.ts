@@ -6,13 +6,14 @@
  * each Prism starts. A taken port ends the start before anything runs, in one line that names the port and `--port`.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../scripts/lib.js';
 import { startAll } from '../../src/cli/servers.js';
+import { buildSite } from '../../src/cli/site.js';
 import { sandboxModules } from '../../src/sandbox/modules.js';
 import { interfaces } from '../../src/interfaces.js';
 
@@ -146,6 +147,40 @@ describe('npm start', () => {
     },
     180_000,
   );
+
+  it('builds the stale pages of the docs site once the sandbox is up, a line per step, and serves them naming the sandbox in use', async () => {
+    // The checkout's site, current, copied; one reference page made stale in the copy's stamp.
+    await buildSite(join(projectRoot, 'site'));
+    const site = join(scratch, 'site-one-stale');
+    cpSync(join(projectRoot, 'site'), site, { recursive: true });
+    const stamp = JSON.parse(readFileSync(join(site, '.stamp'), 'utf8')) as { site: string; references: Record<string, string> };
+    writeFileSync(
+      join(site, '.stamp'),
+      JSON.stringify({ site: 'stale', references: { ...stamp.references, 'pix-location.html': 'stale' } }),
+    );
+    const lines: string[] = [];
+    const servers = await startAll([], site, { port: 0, sandbox: {}, log: (line) => lines.push(line) });
+    try {
+      const at = (pattern: RegExp): number => lines.findIndex((line) => pattern.test(line));
+      const sandboxReady = at(/^sandbox \(stateful\)\s+\S+\s+ready in/);
+      expect(sandboxReady).toBeGreaterThanOrEqual(0);
+      expect(at(/^docs {2}building the site/)).toBeGreaterThanOrEqual(0);
+      // Redoc's pages began only once the sandbox was up, and each says when it begins and ends.
+      expect(at(/^ {2}building 1 reference page with Redoc, 1 at a time \(pix-location\)$/)).toBeGreaterThan(sandboxReady);
+      expect(at(/^ {2}… pix-location: reference page \(redoc\)$/)).toBeGreaterThan(sandboxReady);
+      expect(at(/^ {2}✓ pix-location: reference page \(redoc\)\s+\d+ ms$/)).toBeGreaterThan(sandboxReady);
+      const docs = /^docs {2}site\s+(\S+?)\/?\s+ready in [\d.]+ s \(site built\)$/.exec(
+        lines.find((line) => line.startsWith('docs  site')) ?? '',
+      );
+      expect(docs).not.toBeNull();
+      const sandbox = /(http:\/\/\S+)/.exec(lines[sandboxReady]!)![1]!;
+      const page = await (await fetch(`${docs![1]}/pix-location.html`)).text();
+      expect(page).toContain(new URL(sandbox).host);
+      expect(page).not.toMatch(/127\.0\.0\.1:4010(?!\d)/);
+    } finally {
+      await Promise.all(servers.map((server) => server.stop()));
+    }
+  }, 240_000);
 
   it('README gives the start-up figures bench/results.json recorded (npm run bench, section startup)', () => {
     const readme = readFileSync(join(projectRoot, 'README.md'), 'utf8').replace(/\s+/g, ' ');
