@@ -11,7 +11,6 @@ import { createCharge } from './charges.js';
 import { addLocation } from './locations.js';
 import { addRecLocation } from './rec-locations.js';
 import { approveRecurrence } from './recurrence-moves.js';
-import { addDays, today } from './recurrence-support.js';
 import { createRecurrence } from './recurrences.js';
 import { recurringChargeVerb } from './recurring-attempts.js';
 import { createRecurringCharge } from './recurring-charges.js';
@@ -26,10 +25,10 @@ export const pixSeed = {
   receivedPix: 'E12345678202411151045abcdefghijk',
   /** An immediate charge at the location whose token GET /pix-location/{pixUrlAccessToken} reads. */
   cob: { txid: 'b4f1c2d3e5a6478b9c0d1e2f3a4b5c6d', location: { id: 7816, tipoCob: 'cob', token: '9d36b84fc70b478fb95c12729b90ca25' } },
-  /** A charge with a due date at the location of GET /pix-location/cobv/{pixUrlAccessToken}. */
-  cobv: { txid: 'e7c9a1b3d5f74b9d1f3a5c7e9b1d3f5a', location: { id: 7818, tipoCob: 'cobv', token: '4f1e2d3c5b6a47988a9b0c1d2e3f4a5b' } },
   /** A batch of due-date charges the PSP has processed (GET, PATCH /lotecobv/{id}; the PUT example replaces its charges). */
   batch: { id: '3001', txids: ['5a7c9e1b3d5f47a9b1c3d5e7f9a1b3c5', '8e0a2c4d6f8b40c2a4e6b8d0f2a4c6e8'] },
+  /** The batch's first charge, at the location of GET /pix-location/cobv/{pixUrlAccessToken}. */
+  cobv: { txid: '5a7c9e1b3d5f47a9b1c3d5e7f9a1b3c5', location: { id: 7818, tipoCob: 'cobv', token: '4f1e2d3c5b6a47988a9b0c1d2e3f4a5b' } },
   /** A recurrence the payer approved (POST /cobr, PUT /cobr/{txid}, GET /rec/{idRec}). */
   approvedRecurrence: 'RR1314008820261105k7Q2mX9pL4a',
   /** A recurring charge of it whose first attempt the payer's PSP rejected (POST /cobr/{txid}/retentativa/{data}). */
@@ -66,23 +65,6 @@ export function seedPix(state: PixState, env: SandboxEnvironment): void {
     env,
   );
   addLocation(state, pixSeed.cobv.location, seedOrigin, env);
-  createCharge(
-    state,
-    'cobv',
-    pixSeed.cobv.txid,
-    {
-      // Due a month from the sandbox's start, so the payload can still be paid without a DPP.
-      calendario: { dataDeVencimento: addDays(today(env), 30), validadeAposVencimento: 30 },
-      devedor: { cpf: '52998224725', nome: 'Mariana Costa Ribeiro' },
-      valor: { original: '480.00' },
-      chave: state.receiver.cnpj,
-      solicitacaoPagador: 'Informe a matrícula do aluno',
-      loc: { id: pixSeed.cobv.location.id },
-    },
-    seedOrigin,
-    env,
-  );
-
   const batch = createBatch(
     state,
     env,
@@ -92,9 +74,11 @@ export function seedPix(state: PixState, env: SandboxEnvironment): void {
       cobsv: pixSeed.batch.txids.map((txid) => ({
         txid,
         calendario: { dataDeVencimento: '2030-04-10', validadeAposVencimento: 30 },
+        ...(txid === pixSeed.cobv.txid ? { loc: { id: pixSeed.cobv.location.id } } : {}),
         devedor: { cpf: '52998224725', nome: 'Mariana Costa Ribeiro' },
         valor: { original: '480.00' },
         chave: randomKey,
+        solicitacaoPagador: 'Informe a matrícula do aluno',
       })),
     },
     seedOrigin,
