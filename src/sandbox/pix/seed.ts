@@ -1,9 +1,10 @@
 /**
  * What a fresh Pix sandbox holds besides its receiving user: the state only the platform makes — a Pix
  * received, the payload locations a payer's app reads by their access token, a batch already processed, a
- * recurrence the payer approved with a charge whose attempt failed, one awaiting the payer at its location. The spec's examples
- * name exactly these ids and tokens (test/docs/samples.test.ts runs every sample against a fresh sandbox),
- * so they are fixed here, not drawn from the seed. Each record is made by the module's own code.
+ * recurrence the payer approved with a charge whose attempt failed, one awaiting the payer at its location.
+ * The spec's examples name exactly these ids and tokens (test/docs/samples.test.ts runs every sample against
+ * a fresh sandbox), so they are fixed here, not drawn from the seed. Each record is made by the module's own
+ * code. Seeded locations show the default address (127.0.0.1:4010) whatever the port: they are read by token.
  */
 import type { SandboxEnvironment } from '../contract.js';
 import { createBatch, settleBatches } from './batches.js';
@@ -29,7 +30,7 @@ export const pixSeed = {
   batch: { id: '3001', txids: ['5a7c9e1b3d5f47a9b1c3d5e7f9a1b3c5', '8e0a2c4d6f8b40c2a4e6b8d0f2a4c6e8'] },
   /** The batch's first charge, at the location of GET /pix-location/cobv/{pixUrlAccessToken}. */
   cobv: { txid: '5a7c9e1b3d5f47a9b1c3d5e7f9a1b3c5', location: { id: 7818, tipoCob: 'cobv', token: '4f1e2d3c5b6a47988a9b0c1d2e3f4a5b' } },
-  /** A recurrence the payer approved (POST /cobr, PUT /cobr/{txid}, GET /rec/{idRec}). */
+  /** A recurrence the payer approved (POST /cobr, PUT /cobr/{txid}, GET and PATCH /rec/{idRec}). */
   approvedRecurrence: 'RR1314008820261105k7Q2mX9pL4a',
   /** A recurring charge of it whose first attempt the payer's PSP rejected (POST /cobr/{txid}/retentativa/{data}). */
   failedRecurringCharge: 'a5c7d2e9b4f61ac0b7f3a91d24e6b8f0',
