@@ -88,7 +88,13 @@ export class SandboxControlError extends Error {
   readonly violations: readonly Readonly<Record<string, string>>[];
 
   constructor(verb: string, status: number | undefined, reason: string, violations: readonly Readonly<Record<string, string>>[] = []) {
-    super(`sandbox ${verb}: ${status === undefined ? '' : `${status} `}${reason.split('\n').map((line) => line.trim()).filter(Boolean).join(' ')}`);
+    super(
+      `sandbox ${verb}: ${status === undefined ? '' : `${status} `}${reason
+        .split('\n')
+        .map((line) => line.trim())
+        .filter(Boolean)
+        .join(' ')}`,
+    );
     this.verb = verb;
     this.status = status;
     this.violations = violations;

@@ -175,7 +175,7 @@ describe('sandbox commands in the docs', () => {
 
   it('the guide lists the verbs of each interface as the overview does', () => {
     const guide = docs.find((entry) => entry.file.endsWith('guides/sandbox.md'))!.text;
-    const paragraph = /The verbs of each interface \(`GET \/_sandbox` lists them\): ([^]*?)\.\n/.exec(guide)?.[1];
+    const paragraph = /The verbs of each interface \(`GET \/_sandbox` lists them\): ([\s\S]*?)\.\n/.exec(guide)?.[1];
     expect(paragraph, 'the verbs paragraph of docs/guides/sandbox.md').toBeDefined();
     const listed = Object.fromEntries(
       paragraph!.split(';').map((part) => {
