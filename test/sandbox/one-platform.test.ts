@@ -79,6 +79,22 @@ describe('a Pix received in B is a credit of the receiving account in A', () => 
   let e2eid: string;
   let credited: number;
 
+  it('the Pix a fresh sandbox already received is in the receiving account’s transactions too', async () => {
+    const { received } = await control(sandbox, '/pix/state');
+    const seeded = Object.keys(received as Record<string, unknown>);
+    expect(seeded.length).toBeGreaterThan(0);
+    const now = sandbox.env.clock.nowMs();
+    const listed = await receiving.transactions.list({
+      query: { event_date_start: new Date(now - 86_400_000).toISOString(), event_date_end: new Date(now + 60_000).toISOString() },
+    });
+    const credits = (listed.data ?? []).filter((item) => item.transactionType === 'PIX' && item.creditDebitType === 'CREDIT');
+    for (const endToEndId of seeded)
+      expect(
+        credits.map((item) => item.endToEndId),
+        endToEndId,
+      ).toContain(endToEndId);
+  });
+
   it('pay a charge: the balance, the transactions and a RECEIVE event show the credit', async () => {
     const before = await available();
     const txid = generateTxid();

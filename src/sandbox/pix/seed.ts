@@ -11,6 +11,7 @@ import { createBatch, settleBatches } from './batches.js';
 import { createCharge } from './charges.js';
 import { addLocation } from './locations.js';
 import { addRecLocation } from './rec-locations.js';
+import { announceReceived } from './payments.js';
 import { approveRecurrence } from './recurrence-moves.js';
 import { createRecurrence } from './recurrences.js';
 import { recurringChargeVerb } from './recurring-attempts.js';
@@ -48,6 +49,9 @@ export function seedPix(state: PixState, env: SandboxEnvironment): void {
     infoPagador: 'Reserva da mesa 12',
     devolucoes: [],
   };
+  // One platform: the receiving user's account in interface A holds this credit too (modules created before
+  // this one, accounts among them, hear it; its RECEIVE event goes nowhere, as no webhook is registered yet).
+  announceReceived(state, env, state.received[pixSeed.receivedPix]!);
 
   addLocation(state, pixSeed.cob.location, seedOrigin, env);
   createCharge(
