@@ -13,7 +13,7 @@
  * was sent (look the operation up by it before trying again), the number of attempts and the server's
  * correlation id when it sent one. No error message ever contains a secret.
  */
-import { isProblem, reasonOf } from './problem-reason.js';
+import { isProblem, type ProblemDetails, reasonOf } from './problem-reason.js';
 
 /** One violated rule of a request or response. */
 export interface ValidationIssue {
@@ -204,7 +204,7 @@ export class ResponseValidationError extends ValidationError {
   }
 }
 
-export { isProblem, reasonOf };
+export { isProblem, type ProblemDetails, reasonOf };
 
 /** An HTTP error status. `body` is the parsed JSON, the text when it was not JSON, or undefined. */
 export class HttpError extends ContratoError {
@@ -221,18 +221,6 @@ export class HttpError extends ContratoError {
     super(message ?? `${context.operationId ?? 'request'}: HTTP ${status}${reason ? ` ${reason}` : ''}`, context);
     defineMember(this, 'body', body);
   }
-}
-
-/** RFC 7807 problem details (section 7.1; section 7.2 adds `violacoes` on interface B). */
-export interface ProblemDetails {
-  readonly type?: string;
-  readonly title?: string;
-  readonly status?: number;
-  readonly detail?: string;
-  readonly instance?: string;
-  readonly correlationId?: string;
-  readonly violacoes?: ReadonlyArray<{ readonly razao?: string; readonly propriedade?: string; readonly valor?: string }>;
-  readonly [extension: string]: unknown;
 }
 
 /** The value of an HTTP Basic Authorization header (RFC 6749 2.3.1: id and secret form-encoded first). */

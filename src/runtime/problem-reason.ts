@@ -2,7 +2,18 @@
  * The server's reason in an error body, whatever shape the interface's refusals take, for the message of
  * the error a call ends with.
  */
-import type { ProblemDetails } from './errors.js';
+
+/** RFC 7807 problem details (section 7.1; section 7.2 adds `violacoes` on interface B). */
+export interface ProblemDetails {
+  readonly type?: string;
+  readonly title?: string;
+  readonly status?: number;
+  readonly detail?: string;
+  readonly instance?: string;
+  readonly correlationId?: string;
+  readonly violacoes?: ReadonlyArray<{ readonly razao?: string; readonly propriedade?: string; readonly valor?: string }>;
+  readonly [extension: string]: unknown;
+}
 
 /** Whether an error body is an RFC 7807 problem: an object with any of its members `type`, `title`, `status`. */
 export function isProblem(body: unknown): body is ProblemDetails {

@@ -11,9 +11,14 @@
  */
 import type { OperationInfo } from '../runtime/contract.js';
 import type { ValidationIssue } from '../runtime/errors.js';
-import type { PlatformEvent, PlatformListeners } from './platform-events.js';
+import type { PlatformEvent, PlatformEventKind } from './platform-events.js';
 
-export type { PlatformEvent, PlatformListeners };
+export type { PlatformEvent };
+
+/** A module's reaction to each kind of event it listens for. */
+export type PlatformListeners<State> = {
+  readonly [Kind in PlatformEventKind]?: (event: Extract<PlatformEvent, { kind: Kind }>, state: State, env: SandboxEnvironment) => void;
+};
 
 /** Whom a token was issued to. */
 export interface Principal {

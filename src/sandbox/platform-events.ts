@@ -5,7 +5,6 @@
  *
  * Events carry plain data (amounts in cents, instants as RFC 3339 text): a listener needs nothing more.
  */
-import type { SandboxEnvironment } from './contract.js';
 
 /** The holder of the account a Pix is paid into: its institution and document (CPF or CNPJ, digits only). */
 export interface PixReceiver {
@@ -54,8 +53,3 @@ export interface PixRefund {
 export type PlatformEvent = PixReceived | PixRefund;
 
 export type PlatformEventKind = PlatformEvent['kind'];
-
-/** A module's reaction to each kind of event it listens for. */
-export type PlatformListeners<State> = {
-  readonly [Kind in PlatformEventKind]?: (event: Extract<PlatformEvent, { kind: Kind }>, state: State, env: SandboxEnvironment) => void;
-};

@@ -8,7 +8,7 @@
  */
 import type { SandboxEnvironment } from '../contract.js';
 import { enqueue } from './queue.js';
-import { type Json, type MessagesState, schemaIssues } from './state.js';
+import { type Json, emptyMessagesState, type MessagesState, schemaIssues } from './state.js';
 
 /** A Pix of 150.75 from participant 60746948, answered by the pacs.002 example and returned by the pacs.004 ones. */
 const payment: Json = {
@@ -115,4 +115,11 @@ export function seedMessages(state: MessagesState, env: SandboxEnvironment): voi
   }
   const at = new Date(env.clock.nowMs()).toISOString();
   state.keys[String(bakeryKey.Key)] = { ...bakeryKey, CreationDate: at, UpdateDate: at };
+}
+
+/** A fresh messages sandbox: an empty state (state.ts), then what the platform seeds in it. */
+export function createMessagesState(env: SandboxEnvironment): MessagesState {
+  const state = emptyMessagesState(env);
+  seedMessages(state, env);
+  return state;
 }

@@ -13,7 +13,6 @@ import { bundledSpecPath } from '../../checks/registry.js';
 import type { ValidationIssue } from '../../runtime/errors.js';
 import { check, type CompiledValidator } from '../../runtime/validation.js';
 import { type SandboxEnvironment, SandboxProblem } from '../contract.js';
-import { seedMessages } from './seed.js';
 
 export type Json = Record<string, unknown>;
 
@@ -61,8 +60,8 @@ export interface MessagesState {
 /** ISPB the sandbox's exchange writes in the instruction ids it makes. */
 export const exchangeIspb = '99999030';
 
-/** A fresh messages sandbox: what other participants sent it and the directory's keys (seed.ts). */
-export function createMessagesState(env: SandboxEnvironment): MessagesState {
+/** An empty messages sandbox; seed.ts `createMessagesState` fills it with what other participants sent and the directory keys. */
+export function emptyMessagesState(env: SandboxEnvironment): MessagesState {
   const state: MessagesState = {
     epoch: env.random.text(12),
     queue: [],
@@ -74,7 +73,6 @@ export function createMessagesState(env: SandboxEnvironment): MessagesState {
     keys: {},
     fraudMarkers: {},
   };
-  seedMessages(state, env);
   return state;
 }
 

@@ -16,7 +16,7 @@ import { approveRecurrence } from './recurrence-moves.js';
 import { createRecurrence } from './recurrences.js';
 import { recurringChargeVerb } from './recurring-attempts.js';
 import { createRecurringCharge } from './recurring-charges.js';
-import { instant, payerIspb, type PixState } from './state.js';
+import { instant, payerIspb, emptyPixState, type PixState } from './state.js';
 
 /** The address `contrato sandbox` listens on by default: what seeded locations show (their token is what is read). */
 const seedOrigin = { baseUrl: 'http://127.0.0.1:4010/pix' };
@@ -118,4 +118,11 @@ export function seedPix(state: PixState, env: SandboxEnvironment): void {
     politicaRetentativa: 'NAO_PERMITE',
     loc: pixSeed.pendingRecurrence.location.id,
   });
+}
+
+/** A fresh pix sandbox: an empty state (state.ts), then what the platform seeds in it. */
+export function createPixState(env: SandboxEnvironment): PixState {
+  const state = emptyPixState();
+  seedPix(state, env);
+  return state;
 }

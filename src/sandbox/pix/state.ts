@@ -4,7 +4,6 @@
  * Plain JSON, so a snapshot is its text. Amounts are kept as the API writes them ("10.50").
  */
 import type { SandboxEnvironment } from '../contract.js';
-import { seedPix } from './seed.js';
 
 export type Json = Record<string, unknown>;
 
@@ -73,8 +72,8 @@ export interface StoredBatch {
 export const sandboxIspb = '99999010';
 export const payerIspb = '99999020';
 
-/** A fresh Pix sandbox: the receiving user, nothing of its own yet, and the platform's seed (seed.ts). */
-export function createPixState(env: SandboxEnvironment): PixState {
+/** The Pix sandbox before its seed: the receiving user, nothing else; seed.ts `createPixState` adds what the platform made. */
+export function emptyPixState(): PixState {
   const state: PixState = {
     receiver: {
       ispb: sandboxIspb,
@@ -102,7 +101,6 @@ export function createPixState(env: SandboxEnvironment): PixState {
     batches: {},
     batchOfTxid: {},
   };
-  seedPix(state, env);
   return state;
 }
 
