@@ -154,7 +154,9 @@ describe('README', () => {
       const want: Record<string, RegExp> = {
         accounts: /^wallet \d+ PENDING_VERIFICATION\nwallets on ETH: 1\norder [0-9a-f-]{36} APPROVED\n$/,
         pix: /^charge \w{32} ATIVA 00020101021226\d\d0014br\.gov\.bcb\nnow CONCLUIDA paid by E\d{8}\d{12}\w{11}\n$/,
-        messages: /^sent (E00360305\d{12}\w{11})\nreceived pacs\.002\nsave cursor \S+\n$/,
+        // What other participants sent comes before or after the answer to the payment; a cursor is saved.
+        messages:
+          /^(?=[\s\S]*\nsave cursor \S+\n)sent (E00360305\d{12}\w{11})\n(?:(?:received [\w.]+|save cursor \S+)\n)*received pacs\.002\n(?:(?:received [\w.]+|save cursor \S+)\n)*$/,
         'core-banking':
           /^fee rule [0-9a-f-]{36} weight \d+\n(account \d+\n)+refused before sending: \/body\/name must have at least 1 character/,
         events: /paid invoice 90215\nacknowledged with 200/,
