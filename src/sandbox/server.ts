@@ -238,7 +238,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     const old = webhooks;
     webhooks = newDispatcher();
     void old.stop();
-    tokens = createTokenIssuer({ clock, random, credentials });
+    tokens = createTokenIssuer({ clock, random, credentials, carried: tokens.issued() });
     faults.clear();
     for (const entry of mounted.values()) entry.state = entry.module.createState(entry.env);
   };

@@ -18,15 +18,28 @@ export interface SandboxCredential {
   readonly scopes: readonly string[];
 }
 
+/** A token as the issuer keeps it: whom it was issued to and when it expires (sandbox time). */
+export interface IssuedToken {
+  readonly principal: Principal;
+  readonly expiresAtMs: number;
+}
+
 export interface TokenIssuerOptions {
   readonly clock: SandboxClock;
   readonly random: SeededRandom;
   readonly credentials: readonly SandboxCredential[];
+  /**
+   * Tokens an earlier issuer gave out that stay valid: a reset empties the state, not the callers' sessions, so
+   * a client made before it goes on (interface B declares no 401, so a Pix client would not know to renew).
+   */
+  readonly carried?: ReadonlyMap<string, IssuedToken>;
 }
 
 export interface SandboxTokenIssuer extends TokenIssuer {
   /** The scopes of a known credential, undefined for an unknown client id. */
   scopesOf(clientId: string): readonly string[] | undefined;
+  /** The tokens given out so far, for the issuer that follows a reset (`carried`). */
+  issued(): ReadonlyMap<string, IssuedToken>;
 }
 
 /** Long enough that a guess never hits (62^43 ≈ 2^256), and the length of a typical OAuth access token. */
@@ -40,7 +53,7 @@ export function createTokenIssuer(options: TokenIssuerOptions): SandboxTokenIssu
     credentials.set(credential.clientId, credential);
   }
   // Expired tokens are kept so a call with one answers "expired" (the 401 a client renews on), not "unknown".
-  const issued = new Map<string, { readonly principal: Principal; readonly expiresAtMs: number }>();
+  const issued = new Map<string, IssuedToken>(options.carried ?? []);
   // The secret compared against when the client id is unknown: the answer takes as long as for a known one.
   const unknownSecretDigest = digest(random.text(32));
 
@@ -69,6 +82,7 @@ export function createTokenIssuer(options: TokenIssuerOptions): SandboxTokenIssu
       return same && credential !== undefined;
     },
     scopesOf: (clientId: string) => credentials.get(clientId)?.scopes,
+    issued: () => new Map(issued),
   };
 }
 

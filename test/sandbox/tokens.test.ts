@@ -45,6 +45,18 @@ describe('createTokenIssuer', () => {
     expect(tokens.verify(first)).toEqual(principal);
   });
 
+  it('carries the tokens an earlier issuer gave out (a reset), their expiry included', () => {
+    const { clock, tokens } = issuer();
+    const lasting = tokens.issue(principal, 3600);
+    const brief = tokens.issue(principal, 60);
+    const next = createTokenIssuer({ clock, random: createSeededRandom('after-reset'), credentials, carried: tokens.issued() });
+    expect(next.verify(lasting)).toEqual(principal);
+    clock.advance(61_000);
+    expect(next.verify(brief)).toBe('expired');
+    expect(next.verify(lasting)).toEqual(principal);
+    expect(createTokenIssuer({ clock, random: createSeededRandom('fresh'), credentials }).verify(lasting)).toBe('unknown');
+  });
+
   it('issues the same tokens for the same seed (a seeded run repeats)', () => {
     const issueThree = (seed: string) => {
       const { tokens } = issuer(seed);
