@@ -235,6 +235,17 @@ describe('the packed contrato', () => {
     expect(run.stderr).toMatch(/\(dry-run\)/);
   }, 120_000);
 
+  it('reviews every install script the lockfile holds (allowScripts, so npm ci prints no advisory), and no other', () => {
+    const lock = JSON.parse(readFileSync(join(projectRoot, 'package-lock.json'), 'utf8')) as {
+      packages: Record<string, { hasInstallScript?: boolean }>;
+    };
+    const withScripts = Object.entries(lock.packages)
+      .filter(([, entry]) => entry.hasInstallScript)
+      .map(([path]) => path.slice(path.lastIndexOf('node_modules/') + 'node_modules/'.length));
+    const { allowScripts } = manifestOf(projectRoot) as { allowScripts?: Record<string, boolean> };
+    expect(Object.keys(allowScripts ?? {}).sort()).toEqual([...new Set(withScripts)].sort());
+  });
+
   it('records no download address in the lockfile, and keeps every platform of Biome', () => {
     const lock = readFileSync(join(projectRoot, 'package-lock.json'), 'utf8');
     expect(lock).not.toMatch(/"resolved":/);
