@@ -6,6 +6,7 @@
  * printed against any seed (test/docs/samples.test.ts); each message is put on the queue as `receive`
  * puts one, checked against its schema first.
  */
+import { buildPain013 } from '../../messages/builders.js';
 import type { SandboxEnvironment } from '../contract.js';
 import { enqueue } from './queue.js';
 import { type Json, emptyMessagesState, type MessagesState, schemaIssues } from './state.js';
@@ -46,31 +47,31 @@ const recurrence: Json = {
   solicExpiracao: '2025-05-08T23:59:59Z',
 };
 
-/** A charge of that recurrence scheduled for its due date (the pain.014 and camt.055 examples name it). */
-const scheduledCharge: Json = {
-  metodoDePagamento: 'TRF',
-  dataHoraRecebimentoPeloParticipanteDoUsuarioRecebedor: '2025-06-07T12:00:04Z',
-  prioridadePagamento: 'NORM',
-  tipoPrioridadePagamento: 'PAGAGD',
-  idRecorrencia: 'RR6074694820250501Mx5Nc7Vb2Zk',
-  idFimAFim: 'E60746948202506071200Mn3Bv5Cx7Za',
-  idConciliacaoRecebedor: 'MENSALIDADE202506',
-  valor: 129.9,
-  participanteTarifado: 'SLEV',
-  formaDeIniciacao: 'AUTO',
-  participanteDoUsuarioPagador: '00360305',
-  cpfCnpjUsuarioPagador: '52998224725',
-  contaUsuarioPagador: '00012345678',
-  agenciaUsuarioPagador: '0001',
-  tipoContaUsuarioPagador: 'CACC',
-  participanteDoUsuarioRecebedor: '60746948',
-  cpfCnpjUsuarioRecebedor: '11222333000181',
-  contaUsuarioRecebedor: '100200300',
-  agenciaUsuarioRecebedor: '0001',
-  tipoContaUsuarioRecebedor: 'TRAN',
-  dataDeVencimento: '2025-06-10',
-  finalidadeDoAgendamento: 'AGND',
-};
+/**
+ * A charge of that recurrence scheduled for its due date (the pain.014 and camt.055 examples name it), made by
+ * the package's own builder: the members section 2.12 fixes (TRF, NORM, PAGAGD, SLEV, AUTO) are written once.
+ */
+const scheduledCharge = buildPain013(
+  {
+    idRecorrencia: 'RR6074694820250501Mx5Nc7Vb2Zk',
+    idFimAFim: 'E60746948202506071200Mn3Bv5Cx7Za',
+    idConciliacaoRecebedor: 'MENSALIDADE202506',
+    valor: 129.9,
+    participanteDoUsuarioPagador: '00360305',
+    cpfCnpjUsuarioPagador: '52998224725',
+    contaUsuarioPagador: '00012345678',
+    agenciaUsuarioPagador: '0001',
+    tipoContaUsuarioPagador: 'CACC',
+    participanteDoUsuarioRecebedor: '60746948',
+    cpfCnpjUsuarioRecebedor: '11222333000181',
+    contaUsuarioRecebedor: '100200300',
+    agenciaUsuarioRecebedor: '0001',
+    tipoContaUsuarioRecebedor: 'TRAN',
+    dataDeVencimento: '2025-06-10',
+    finalidadeDoAgendamento: 'AGND',
+  },
+  { at: new Date('2025-06-07T12:00:04Z') },
+) as unknown as Json;
 
 /** The receiver's participant cancels that scheduled charge (the camt.029 example answers it). */
 const cancellation: Json = {
