@@ -10,7 +10,7 @@ export const projectRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
  * What writes the files of generated/: the four steps of scripts/steps/ in the order they run, the
  * README step, and regenerate itself (generated/manifest.json). The manifest records one per file.
  */
-export const generatorSteps = ['bundle', 'types', 'validators', 'operations', 'readme', 'regenerate'] as const;
+export const generatorSteps = ['bundle', 'types', 'validators', 'operations', 'requests', 'readme', 'regenerate'] as const;
 export type GeneratorStep = (typeof generatorSteps)[number];
 
 /** The first comment of every generated file that can carry one: the step that wrote it and what from. */

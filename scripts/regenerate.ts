@@ -27,16 +27,17 @@ import { type GeneratorStep, listFiles, projectRoot, readJson, sha256, specDepen
 // The steps load Redocly, openapi-typescript, ajv and ts-morph: imported only when there is work to do,
 // so a run with nothing changed stays well under a second.
 const loadSteps = async () => {
-  const [bundle, contractLint, types, validators, operations, samples, readme] = await Promise.all([
+  const [bundle, contractLint, types, validators, operations, samples, requests, readme] = await Promise.all([
     import('./steps/bundle.js'),
     import('./steps/contract-lint.js'),
     import('./steps/types.js'),
     import('./steps/validators.js'),
     import('./steps/operations.js'),
     import('./steps/samples.js'),
+    import('./steps/requests.js'),
     import('./steps/readme.js'),
   ]);
-  return { ...bundle, ...contractLint, ...types, ...validators, ...operations, ...samples, ...readme };
+  return { ...bundle, ...contractLint, ...types, ...validators, ...operations, ...samples, ...requests, ...readme };
 };
 type Steps = Awaited<ReturnType<typeof loadSteps>>;
 
@@ -79,6 +80,12 @@ const documentSteps: readonly {
       'operations.ts': steps.emitOperations(document, info.identifier, source),
       'named-types.ts': steps.emitNamedTypes(document, source),
     }),
+  },
+  {
+    step: 'requests',
+    label: 'verify requests',
+    // After validators: the requests are checked with the checks that step compiled for this bundle.
+    run: (steps, { document, info, source }) => ({ 'requests.json': steps.emitRequests(document, info.name, source) }),
   },
 ];
 

@@ -25,6 +25,10 @@ const descriptions: Record<string, { step: GeneratorStep; what: string }> = {
     step: 'operations',
     what: 'the named types of every operation (`FeeRulesCreateParams`, `FeeRulesCreateBody`, `FeeRulesCreateResult`, …), re-exported from operations.ts for the package subpath',
   },
+  'requests.json': {
+    step: 'requests',
+    what: 'per operation, the valid request its code samples send and the Link Objects naming the calls that make what it needs (read by `contrato verify`)',
+  },
   'README.md': { step: 'readme', what: 'this file' },
   'manifest.json': {
     step: 'regenerate',
@@ -42,6 +46,10 @@ const steps: Record<GeneratorStep, { file: string; what: string }> = {
   operations: {
     file: 'scripts/steps/operations.ts',
     what: 'the operation table, the named types of every operation and the facade whose signatures use them, with ts-morph.',
+  },
+  requests: {
+    file: 'scripts/steps/requests.ts',
+    what: 'the request of every operation that its code samples send, and its links, as data for `contrato verify`.',
   },
   readme: { file: 'scripts/steps/readme.ts', what: 'this file, from the list of what each step wrote.' },
   regenerate: {
