@@ -58,7 +58,7 @@ const started = Date.now();
 rmSync(join(root, 'dist'), { recursive: true, force: true });
 execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', join(root, 'tsconfig.build.json')], { stdio: 'inherit' });
 
-const copied = /(\.js|\.d\.ts|openapi\.json)$/;
+const copied = /(\.js|\.d\.ts|openapi\.json|requests\.json)$/;
 const copy = (from, to) => {
   for (const entry of readdirSync(from)) {
     const source = join(from, entry);

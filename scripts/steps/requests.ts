@@ -42,8 +42,15 @@ export function emitRequests(document: JsonObject, name: string, source: string)
     const request: JsonObject = {};
     for (const part of ['path', 'query', 'header'] as const) if (args[part]) request[part] = plain(args[part]) as JsonObject;
     if (args.body !== undefined) request.body = plain(args.body) as Json;
+    const chosen = model.operation['x-caller-chosen'] ?? [];
+    const known = (name: Json): boolean =>
+      typeof name === 'string' && (name.startsWith('/') ? model.requestBody !== null : model.parameters.some((p) => p.in === 'path' && p.name === name));
+    if (!Array.isArray(chosen) || !chosen.every(known))
+      throw new Error(`${model.operationId}: x-caller-chosen lists path parameters of the operation, or pointers into its body`);
     operations[model.operationId] = {
       request,
+      // Path parameters naming a new resource: verify sends a value of its own for each.
+      callerChosen: chosen,
       links: model.links.map((link) => ({
         status: link.status,
         operationId: link.operationId,
