@@ -219,6 +219,62 @@ export const commands = [
     options: [siteOption, portOption, hostOption, ...sandboxOptions],
   },
   {
+    name: 'verify',
+    summary:
+      'judge a running implementation of an interface against the contract: requests, refusals, tokens, idempotency, paging, state machines',
+    usage: [
+      `verify <interface> --base-url <url> [--client-id <id> --client-secret <secret>] [--allow-writes] [--only <names>] [--skip <names>] [--report <file>]`,
+    ],
+    options: [
+      { name: 'base-url', value: '<url>', description: "the interface's address, the one its client takes (https, or http on loopback)" },
+      { name: 'client-id', value: '<id>', description: 'the credential to present (or CONTRATO_CLIENT_ID)' },
+      {
+        name: 'client-secret',
+        value: '<secret>',
+        description: 'its secret (or CONTRATO_CLIENT_SECRET, which keeps it out of the shell history); never printed or reported',
+      },
+      {
+        name: 'allow-writes',
+        description: 'also run what creates, changes or pays anything, only on ids this run created (default: read-only)',
+      },
+      { name: 'only', value: '<names>', description: 'operations or tags to run, comma-separated (repeatable)', repeatable: true },
+      { name: 'skip', value: '<names>', description: 'operations or tags to leave out, comma-separated (repeatable)', repeatable: true },
+      {
+        name: 'seed',
+        value: '<text>',
+        description: 'seed of the new ids, keys and variants (default: a new one, printed): the same seed repeats a run',
+      },
+      {
+        name: 'rate',
+        value: '<n>',
+        description: "requests per second at most (default: inside the interface's published limits, section 8; 0: no limit)",
+      },
+      { name: 'timeout', value: '<ms>', description: 'time limit of each request, answer included (default 15000)' },
+      {
+        name: 'tls',
+        value: '<dir>',
+        description:
+          'mutual TLS: the client certificate in <dir> (participant.pfx, or participant.pem + participant-key.pem; CONTRATO_TLS_PASSPHRASE opens it) and dev-ca.pem or ca.pem to trust',
+      },
+      {
+        name: 'account-id',
+        value: '<id>',
+        description: 'the child account a BaaS credential operates (sent in the header each operation declares for it)',
+      },
+      {
+        name: 'report',
+        value: '<file>',
+        description: 'also write the report: junit.xml for CI, report.html for a person (repeatable)',
+        repeatable: true,
+      },
+    ],
+    notes: [
+      'Read-only by default: reads, the token request and refusals of reads. Writes run only with --allow-writes.',
+      'A step that needs the platform to act (a payer pays, time passes) uses the sandbox control plane when the target has one, and is reported "needs the platform" otherwise.',
+      'Exit status 1 when any check failed. Secrets, tokens and documents are masked in every output and report.',
+    ],
+  },
+  {
     name: 'dev-certs',
     summary: 'write a throwaway development CA, a participant client certificate (PEM and PFX) and a localhost server certificate',
     usage: ['dev-certs [--dir <dir>] [--passphrase <text>] [--days <n>] [--force]'],

@@ -185,6 +185,8 @@ async function runCommand(name: CommandName, parsed: ParsedArguments, context: R
       const { sandboxVerb } = await import('./sandbox-command.js');
       return sandboxVerb(parsed.positionals, { url: stringOption(parsed, 'url'), count: stringOption(parsed, 'count') }, output);
     }
+    case 'verify':
+      return (await import('./verify-command.js')).verifyCommand(parsed, output);
     case 'dev-certs': {
       noPositionals(spec, parsed);
       const days = stringOption(parsed, 'days');

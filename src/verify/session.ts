@@ -110,7 +110,15 @@ export class VerifySession {
     if (info.basicAuth && presented.kind === 'token')
       headers.Authorization = `Basic ${basicCredentials(this.options.credential.clientId, this.options.credential.clientSecret)}`;
     else if (info.secured && presented.kind !== 'none') {
-      const token = presented.kind === 'given' ? presented.token : await this.token();
+      let token: string;
+      try {
+        token = presented.kind === 'given' ? presented.token : await this.token();
+      } catch (error) {
+        // Nothing was sent: the check fails for want of a token, and says why (the message names no secret).
+        const why = noAnswerOf(error, false);
+        const request = { method: info.method.toUpperCase(), url: `${options.baseUrl ?? this.options.baseUrl}${info.path}`, headers: {} };
+        return { request, received: { ...why, message: `no token could be had: ${why.message}` }, durationMs: 0 };
+      }
       if (info.tokenHeader) headers[info.tokenHeader] = token;
       else headers.Authorization = `Bearer ${token}`;
     }
