@@ -1,0 +1,99 @@
+/**
+ * The flows of section 3 against the sandbox: every rule passes with its control plane; behind a proxy that
+ * hides the control plane, the moves only the platform makes are `needs-platform`, never a pass or a fail.
+ */
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findDefinition } from '../../src/interfaces.js';
+import { sandboxClientOf, sandboxPrefixOf, sandboxSecret } from '../../src/runtime/definition.js';
+import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
+import { flowsOf } from '../../src/verify/flows/registry.js';
+import type { CheckResult } from '../../src/verify/model.js';
+import { verify } from '../../src/verify/run.js';
+
+let sandbox: Sandbox;
+let proxy: Server;
+let proxyUrl: string;
+
+/** Forwards everything to the sandbox but its control plane (404 at /_sandbox): a target without one. */
+function startProxy(target: string): Promise<Server> {
+  const to = new URL(target);
+  const server = createServer((incoming, outgoing) => {
+    if ((incoming.url ?? '').startsWith('/_sandbox')) {
+      outgoing.writeHead(404, { 'content-type': 'text/plain' }).end('not here');
+      return;
+    }
+    const forwarded = httpRequest(
+      { host: to.hostname, port: to.port, path: incoming.url, method: incoming.method, headers: { ...incoming.headers, host: to.host } },
+      (answer) => {
+        outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(outgoing);
+      },
+    );
+    forwarded.on('error', () => outgoing.writeHead(502).end());
+    incoming.pipe(forwarded);
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0, strict: true });
+  proxy = await startProxy(sandbox.url);
+  proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  await new Promise<void>((resolve) => proxy?.close(() => resolve()));
+  await sandbox?.close();
+});
+
+const accountIds: Readonly<Record<string, string>> = { accounts: '2001' };
+
+async function flowResults(interfaceName: string, origin: string): Promise<CheckResult[]> {
+  const definition = findDefinition(interfaceName)!;
+  const client = sandboxClientOf(definition);
+  const only = [...new Set(flowsOf(interfaceName).flatMap((flow) => flow.operations))];
+  const report = await verify({
+    interfaceName,
+    baseUrl: origin + sandboxPrefixOf(definition.documents[0]!),
+    credential: { clientId: client.clientId, clientSecret: sandboxSecret },
+    allowWrites: true,
+    accountId: accountIds[interfaceName],
+    seed: 'flows',
+    only,
+  });
+  return report.results.filter((each) => each.kind === 'flow');
+}
+
+const lines = (results: readonly CheckResult[]): string =>
+  results.map((each) => `${each.verdict} ${each.operationId} ${each.rule}: ${each.reason}`).join('\n');
+
+const interfaces = ['pix'];
+
+describe('flows against the sandbox', () => {
+  for (const interfaceName of interfaces)
+    it(`${interfaceName}: every rule of every flow passes with the control plane`, { timeout: 60_000 }, async () => {
+      const results = await flowResults(interfaceName, sandbox.url);
+      const names = new Set(results.map((each) => each.rule.split(':')[0]));
+      expect([...names].sort()).toEqual(
+        flowsOf(interfaceName)
+          .map((flow) => flow.name)
+          .sort(),
+      );
+      const failed = results.filter((each) => each.verdict !== 'pass');
+      expect(failed, lines(failed)).toEqual([]);
+    });
+
+  for (const interfaceName of interfaces)
+    it(`${interfaceName}: without a control plane the platform's moves are needs-platform`, { timeout: 60_000 }, async () => {
+      const results = await flowResults(interfaceName, proxyUrl);
+      const wrong = results.filter((each) => each.verdict !== 'pass' && each.verdict !== 'needs-platform');
+      expect(wrong, lines(wrong)).toEqual([]);
+      const waiting = results.filter((each) => each.verdict === 'needs-platform');
+      expect(waiting.length, lines(results)).toBeGreaterThan(0);
+      // A rule the platform decides is never passed or failed behind the proxy: only asked.
+      for (const each of waiting)
+        expect(results.filter((other) => other.rule === each.rule && other.verdict !== 'needs-platform')).toEqual([]);
+    });
+});
