@@ -1,8 +1,9 @@
 /** The flows of each interface (one file per interface in this folder). */
 import type { Flow } from './index.js';
+import { coreBankingFlows } from './core-banking.js';
 import { pixFlows } from './pix.js';
 
-const flows: readonly Flow[] = [...pixFlows];
+const flows: readonly Flow[] = [...pixFlows, ...coreBankingFlows];
 
 export function flowsOf(interfaceName: string): readonly Flow[] {
   return flows.filter((flow) => flow.interfaceName === interfaceName);
