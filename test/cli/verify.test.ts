@@ -115,6 +115,31 @@ describe('contrato verify', () => {
     expect(run.stderr).not.toMatch(/\n\s+at /);
   });
 
+  it("the guide's command runs as printed against the sandbox it names", { timeout: 120_000 }, async () => {
+    const guide = readFileSync(join(projectRoot, 'docs/guides/verifying-an-implementation.md'), 'utf8');
+    const line = guide
+      .split('```')
+      .filter((_, index) => index % 2 === 1)
+      .filter((block) => block.startsWith('sh\n'))
+      .flatMap((block) => block.split('\n'))
+      .find((each) => each.includes('contrato verify'));
+    expect(line).toBeDefined();
+    // The sandbox it names is the default one (127.0.0.1:4010); this test's listens elsewhere.
+    const command = line!
+      .replace('http://127.0.0.1:4010', sandbox.url)
+      .replace('npx contrato', `${JSON.stringify(process.execPath)} ${JSON.stringify(join(projectRoot, 'bin/contrato.js'))}`);
+    const run = await new Promise<{ status: number | null; stdout: string }>((resolve) => {
+      const child = spawn('sh', ['-c', command], { cwd: folder, env: { ...process.env, NODE_OPTIONS: '' } });
+      let stdout = '';
+      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+      child.stderr.resume();
+      child.on('close', (status) => resolve({ status, stdout }));
+    });
+    expect(run.stdout).toMatch(/0 failed — passed/);
+    expect(run.status).toBe(0);
+    expect(existsSync(join(folder, 'verify.xml')) && existsSync(join(folder, 'verify.html'))).toBe(true);
+  });
+
   it('--help documents every option', async () => {
     const run = await contrato(['verify', '--help']);
     for (const option of [
