@@ -1,9 +1,10 @@
 /** The flows of each interface (one file per interface in this folder). */
 import type { Flow } from './index.js';
 import { coreBankingFlows } from './core-banking.js';
+import { messagesFlows } from './messages.js';
 import { pixFlows } from './pix.js';
 
-const flows: readonly Flow[] = [...pixFlows, ...coreBankingFlows];
+const flows: readonly Flow[] = [...pixFlows, ...coreBankingFlows, ...messagesFlows];
 
 export function flowsOf(interfaceName: string): readonly Flow[] {
   return flows.filter((flow) => flow.interfaceName === interfaceName);
