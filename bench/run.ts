@@ -33,6 +33,7 @@ import { benchPostgres } from './postgres.js';
 import { benchOneFile } from './regenerate.js';
 import { benchSandbox } from './sandbox.js';
 import { benchStartup } from './startup.js';
+import { benchVerify } from './verify.js';
 
 type Json = Record<string, any>;
 const addFormats = ajvFormatsPlugin.default;
@@ -397,7 +398,9 @@ function machine(): string {
   return `${cores[0]?.model ?? 'unknown CPU'}, ${cores.length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
 }
 
-const only = new Set((process.env.BENCH_ONLY ?? 'regenerate,validators,client,import,typecheck,startup,sandbox,postgres').split(','));
+const only = new Set(
+  (process.env.BENCH_ONLY ?? 'regenerate,validators,client,import,typecheck,startup,sandbox,postgres,verify').split(','),
+);
 execFileSync(process.execPath, [join(projectRoot, 'scripts/build.mjs')], { stdio: 'ignore' });
 const results = {
   machine: machine(),
@@ -410,6 +413,7 @@ const results = {
   ...(only.has('startup') ? { startup: (log('startup …'), await benchStartup(Math.min(rounds, 3))) } : {}),
   ...(only.has('sandbox') ? { sandbox: (log('sandbox against Prism …'), await benchSandbox()) } : {}),
   ...(only.has('postgres') ? { postgres: (log('PostgreSQL inbox …'), await benchPostgres(Math.min(rounds, 5))) } : {}),
+  ...(only.has('verify') ? { verify: (log('verify against the sandbox …'), await benchVerify(Math.min(rounds, 3))) } : {}),
 };
 // BENCH_ONLY runs some sections: the others keep the figures of the run that measured them.
 const previous = process.env.BENCH_ONLY ? (JSON.parse(readFileSync(join(projectRoot, 'bench/results.json'), 'utf8')) as object) : {};
@@ -483,6 +487,8 @@ if (results.postgres) {
     ['memory store claim+complete, median / p95', ms(latency.memory), ''],
   );
 }
+for (const [name, figure] of Object.entries(results.verify?.byInterface ?? {}))
+  rows.push([`verify ${name} --allow-writes, sandbox (s)`, `${figure.seconds} (${figure.checks} checks)`, '']);
 const width = Math.max(...rows.map((row) => row[0].length));
 console.log(`${results.machine}; ${rounds} rounds, medians\n`);
 for (const [what, value, goal] of rows) console.log(`${what.padEnd(width)}  ${value.padStart(18)}  ${goal}`);
