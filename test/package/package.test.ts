@@ -395,6 +395,35 @@ describe('the packed contrato', () => {
     expect(bad.stderr).toMatch(/idInstrucaoOriginal/);
   });
 
+  it('judges a sandbox with the installed bin: contrato verify reads the requests the tarball ships', async () => {
+    const { startSandbox } = await import('../../src/sandbox/index.js');
+    const sandbox = await startSandbox({ port: 0 });
+    try {
+      // Asynchronous: the sandbox answers from this process.
+      const run = await execFileAsync(
+        join(consumer, 'node_modules/.bin/contrato'),
+        [
+          'verify',
+          'core-banking',
+          '--base-url',
+          sandbox.urlOf('core-banking'),
+          '--allow-writes',
+          '--skip',
+          'bankarizationApplications.list',
+        ],
+        {
+          cwd: consumer,
+          encoding: 'utf8',
+          timeout: 120_000,
+          env: { ...process.env, CONTRATO_CLIENT_ID: 'sandbox-core', CONTRATO_CLIENT_SECRET: 'sandbox-secret' },
+        },
+      );
+      expect(run.stdout).toMatch(/verify core-banking at .*: \d+ checks, 0 failed — passed/);
+    } finally {
+      await sandbox.close();
+    }
+  }, 150_000);
+
   /** `npx --yes contrato --version` in `folder` with a cold npx cache. */
   const npxVersion = (folder: string, cache: string) =>
     spawnSync('npx', ['--yes', 'contrato', '--version'], {
