@@ -76,7 +76,7 @@ async function flowResults(interfaceName: string, origin: string, seed: string):
 const lines = (results: readonly CheckResult[]): string =>
   results.map((each) => `${each.verdict} ${each.operationId} ${each.rule}: ${each.reason}`).join('\n');
 
-const interfaces = ['pix', 'core-banking', 'messages'];
+const interfaces = ['pix', 'core-banking', 'messages', 'accounts'];
 
 /** The rules only the platform decides, by interface: needs-platform without a control plane. */
 const platformMoves: Readonly<Record<string, readonly string[]>> = {
@@ -86,6 +86,7 @@ const platformMoves: Readonly<Record<string, readonly string[]>> = {
     'rec: the payer accepting the request approves the recurrence',
   ],
   'core-banking': ['invoice: a registered invoice is cancelled'],
+  accounts: ['invoice: a registered invoice is cancelled', 'CaaS order: a settled order is SETTLED'],
 };
 
 describe('flows against the sandbox', () => {
