@@ -98,6 +98,47 @@ function parameterVariants(context: RunContext, operationId: string, args: CallA
   return variants;
 }
 
+const dated = /^(\d{4}-\d{2}-\d{2})(.*)$/;
+
+/**
+ * Variants that keep every schema but may break a rule across fields or against today: each date moved far
+ * back or ahead, two dates of one place swapped, a number made much larger, an optional member left out. The
+ * judge keeps those its cross-field checks refuse, named by the check.
+ */
+function crossFieldVariants(context: RunContext, operationId: string, args: CallArgs): Variant[] {
+  const { info } = context.operations.get(operationId)!;
+  const names = new Set((context.judge.modules.crossFieldChecks[operationId] ?? []).map((check) => check.name));
+  if (names.size === 0) return [];
+  const candidates: CallArgs[] = [];
+  const walk = (value: unknown, rebuild: (next: unknown) => CallArgs, depth: number): void => {
+    if (depth > 4 || typeof value !== 'object' || value === null || Array.isArray(value) || value instanceof Blob) return;
+    const record = value as Record<string, unknown>;
+    const put = (name: string, next: unknown): CallArgs => rebuild({ ...record, [name]: next });
+    const dates = Object.keys(record).filter((name) => typeof record[name] === 'string' && dated.test(record[name] as string));
+    for (const name of Object.keys(record)) {
+      const member = record[name];
+      const { [name]: _left, ...without } = record;
+      candidates.push(rebuild(without));
+      if (typeof member === 'string' && dated.test(member))
+        for (const day of ['2000-01-03', '2099-12-28']) candidates.push(put(name, member.replace(dated, `${day}$2`)));
+      if (typeof member === 'number') candidates.push(put(name, member * 1000 + 1));
+      if (typeof member === 'string' && /^\d+\.\d{2}$/.test(member)) candidates.push(put(name, (Number(member) * 1000 + 1).toFixed(2)));
+      walk(member, (next) => put(name, next), depth + 1);
+    }
+    for (const [first, second] of dates.flatMap((a, index) => dates.slice(index + 1).map((b) => [a, b] as const)))
+      candidates.push(rebuild({ ...record, [first]: record[second], [second]: record[first] }));
+  };
+  for (const part of ['query', 'body'] as const) walk(args[part], (next) => ({ ...args, [part]: next }), 0);
+  const found = new Map<string, Variant>();
+  for (const candidate of candidates) {
+    const issues = context.judge.requestIssues(info, candidate);
+    const rule = issues.find((issue) => names.has(issue.rule));
+    if (rule && issues.every((issue) => names.has(issue.rule)) && !found.has(rule.rule))
+      found.set(rule.rule, { rule: `cross-field ${rule.rule}`, member: null, args: candidate });
+  }
+  return [...found.values()];
+}
+
 /** Whether a refusal's violations (when it lists any) name `member`. */
 function namesMember(body: unknown, member: string): boolean {
   const record = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
@@ -144,7 +185,10 @@ export async function invalidRequests(context: RunContext, operationId: string):
     return;
   }
   const refused = shuffled(candidates, context.random).filter((variant) => context.judge.requestIssues(info, variant.args).length > 0);
-  for (const variant of refused.slice(0, invalidPerOperation)) {
+  // Each rule across fields the operation has gets its variant; one-field rules fill the rest.
+  const across = crossFieldVariants(context, operationId, args);
+  const chosen = [...across, ...refused.slice(0, Math.max(invalidPerOperation - across.length, 2))];
+  for (const variant of chosen) {
     // A key of its own: a refusal must come from the broken rule, not from a replay of the valid call.
     const key = info.idempotencyKeyRule?.header;
     const sent =
@@ -158,7 +202,7 @@ export async function invalidRequests(context: RunContext, operationId: string):
       failure = `refused with ${received.status}, but its violations do not name ${variant.member}`;
     context.record(judged(operationId, 'invalid', variant.rule, failure, [exchange], `refused with a declared 4xx problem`));
   }
-  if (refused.length === 0 && candidates.length > 0)
+  if (chosen.length === 0 && candidates.length > 0)
     context.record(
       result(operationId, 'invalid', 'a rule broken', 'skipped', 'no variant of its request breaks a rule the contract checks'),
     );
