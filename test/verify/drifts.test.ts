@@ -130,6 +130,23 @@ function refusalsAccepted(method: string, path: RegExp): () => Drift {
   };
 }
 
+/**
+ * A cob removed by its receiver (REMOVIDA_PELO_USUARIO_RECEBEDOR) stays changeable: a later revision of it,
+ * which section 3 refuses with 400, is answered 200 with the cob as the removal left it.
+ */
+function removedRevisedAccepted(): Drift {
+  const removals = new Map<string, ProxiedAnswer>();
+  return {
+    matches: on('PATCH', /^\/pix\/cob\/[^/]+$/),
+    answer: (answer, request) => {
+      const txid = pathOf(request).split('/').pop()!;
+      if (is2xx(answer) && request.body.toString('utf8').includes('REMOVIDA_PELO_USUARIO_RECEBEDOR')) removals.set(txid, answer);
+      const removal = removals.get(txid);
+      return answer.status === 400 && removal ? { ...removal, status: 200 } : answer;
+    },
+  };
+}
+
 const pixCob = /^\/pix\/cob\/[^/]+$/;
 const feeRules = /^\/core-banking\/fee-rules$/;
 const coreAccounts = /^\/core-banking\/accounts$/;
@@ -407,6 +424,14 @@ const cases: readonly Case[] = [
     make: answers('GET', /^\/accounts\/api\/v2\/accounts\/balance$/, (answer) => ({ ...answer, status: 418 })),
     wantKind: 'valid',
     wantRule: /^example accepted$/,
+  },
+  {
+    drift: 'a cob revised after its removal answered 200 (section 3 forbids it)',
+    interface: 'pix',
+    only: ['cob.create', 'cob.revise', 'cob.get'],
+    make: removedRevisedAccepted,
+    wantKind: 'flow',
+    wantRule: /^cob: a removed charge is not changeable/,
   },
   {
     drift: 'a garbage body (not JSON) on a success',
