@@ -7,8 +7,8 @@
  */
 import type { CallArgs } from '../../runtime/pipeline.js';
 import { platformWaitSeconds } from '../checks/valid.js';
-import type { Flow, FlowContext } from './index.js';
-import { expectMember, FlowSteps, member, statusIs } from './pix.js';
+import type { Flow, FlowContext } from './flow.js';
+import { expectMember, FlowSteps, member, statusIs } from './flow.js';
 
 const at = (args: CallArgs, path: Record<string, unknown>): CallArgs => ({ ...args, path: { ...args.path, ...path } });
 

@@ -6,8 +6,8 @@
  * BaaS holds is refused with 409.
  */
 import type { CallArgs } from '../../runtime/pipeline.js';
-import type { Flow } from './index.js';
-import { expectMember, FlowSteps, member, statusIs } from './pix.js';
+import type { Flow } from './flow.js';
+import { expectMember, FlowSteps, member, statusIs } from './flow.js';
 
 const withBody = (args: CallArgs, changes: Record<string, unknown>, without: readonly string[] = []): CallArgs => {
   const body = { ...(args.body as Record<string, unknown>), ...changes };

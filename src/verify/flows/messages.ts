@@ -5,8 +5,8 @@
  * up to its end before the payment is sent, then at most `pollsAfter` times for the answer.
  */
 import { result } from '../checks/context.js';
-import type { Flow, FlowContext, StepOutcome } from './index.js';
-import { FlowSteps, member } from './pix.js';
+import type { Flow, FlowContext, StepOutcome } from './flow.js';
+import { FlowSteps, member } from './flow.js';
 
 const pollsBefore = 20;
 const pollsAfter = 10;

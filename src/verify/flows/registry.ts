@@ -1,5 +1,5 @@
 /** The flows of each interface (one file per interface in this folder). */
-import type { Flow } from './index.js';
+import type { Flow } from './flow.js';
 import { accountsFlows } from './accounts.js';
 import { coreBankingFlows } from './core-banking.js';
 import { messagesFlows } from './messages.js';
