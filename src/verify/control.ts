@@ -5,7 +5,7 @@
  * reported as needing the platform.
  */
 import { connectSandbox, type SandboxControl, type SandboxStatus } from '../sandbox/control-client.js';
-import type { TlsOptions } from '../runtime/transport.js';
+import type { Send, TlsOptions } from '../runtime/transport.js';
 
 export interface ControlPlane {
   readonly control: SandboxControl;
@@ -14,29 +14,27 @@ export interface ControlPlane {
 
 const askedWithin = 3000;
 
-export async function controlPlaneAt(baseUrl: string, tls: TlsOptions | undefined): Promise<ControlPlane | null> {
+/**
+ * The control plane at the origin of `baseUrl`, or null. Asked once through the run's own transport with a time
+ * limit (a target that never answers must not stall the run), before any control client is made.
+ */
+export async function controlPlaneAt(baseUrl: string, send: Send, tls: TlsOptions | undefined): Promise<ControlPlane | null> {
   const origin = new URL(baseUrl).origin;
+  let status: SandboxStatus;
+  try {
+    const answer = await send({
+      method: 'GET',
+      url: `${origin}/_sandbox`,
+      headers: { accept: 'application/json' },
+      body: null,
+      signal: AbortSignal.timeout(askedWithin),
+    });
+    if (answer.status !== 200) return null;
+    status = JSON.parse(answer.body) as SandboxStatus;
+  } catch {
+    return null;
+  }
+  if (typeof status !== 'object' || status === null || typeof status.interfaces !== 'object' || status.interfaces === null) return null;
   const pem = tls && 'cert' in tls && tls.ca ? { cert: tls.cert, key: tls.key, ca: tls.ca } : undefined;
-  let control: SandboxControl;
-  try {
-    control = connectSandbox(origin, pem ? { tls: pem } : {});
-  } catch {
-    return null;
-  }
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    const status = await Promise.race([
-      control.status(),
-      new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error('no answer')), askedWithin);
-      }),
-    ]);
-    if (typeof status !== 'object' || status === null || typeof status.interfaces !== 'object') throw new Error('not a sandbox');
-    return { control, status };
-  } catch {
-    await control.close().catch(() => undefined);
-    return null;
-  } finally {
-    clearTimeout(timer);
-  }
+  return { control: connectSandbox(origin, pem ? { tls: pem } : {}), status };
 }

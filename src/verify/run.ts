@@ -139,7 +139,7 @@ export async function verify(options: VerifyOptions): Promise<VerifyReport> {
     (id) => documentOf.get(id)!,
     baseUrl,
   );
-  const control = await controlPlaneAt(baseUrl, options.tls);
+  const control = await controlPlaneAt(baseUrl, session.timedSend, options.tls);
   const context: RunContext = {
     interfaceName: definition.name,
     session,
@@ -203,6 +203,7 @@ export async function verify(options: VerifyOptions): Promise<VerifyReport> {
     await runFlows(context, control, (id) => selected(operations.get(id)!.info, tagsById.get(id) ?? [], options));
   } finally {
     await session.close();
+    await control?.control.close();
   }
   const report: VerifyReport = {
     interface: definition.name,

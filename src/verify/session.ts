@@ -7,13 +7,13 @@
  */
 import type { OperationInfo } from '../runtime/contract.js';
 import type { InterfaceDefinition, OperationTable } from '../runtime/definition.js';
-import { AuthError, basicCredentials } from '../runtime/errors.js';
+import { AuthError, type AuthFailure, basicCredentials } from '../runtime/errors.js';
 import type { Call, CallArgs } from '../runtime/pipeline.js';
 import { type RateLimit, RateLimiter } from '../runtime/rate-limiter.js';
 import { buildRequest } from '../runtime/steps/send.js';
 import { TokenCache } from '../runtime/token-cache.js';
 import { requestToken, type TokenRequest } from '../runtime/token-request.js';
-import { type TlsOptions, Transport } from '../runtime/transport.js';
+import { type Send, type TlsOptions, Transport } from '../runtime/transport.js';
 import type { Exchange, Received } from './model.js';
 
 export interface Credential {
@@ -42,11 +42,22 @@ export function clientOptionsOf(definition: InterfaceDefinition<never>, baseUrl:
   return { baseUrl, ...carried, ...(tls ? { tls } : {}) };
 }
 
+/** The refusals that happen in the TLS layer; the others (a refused credential, a token answer unread) are the server's words. */
+const tlsFailures: ReadonlySet<AuthFailure> = new Set([
+  'certificate-refused',
+  'certificate-expired',
+  'certificate-not-yet-valid',
+  'key-mismatch',
+  'pfx-unreadable',
+  'server-untrusted',
+  'tls-handshake',
+]);
+
 /** Why no usable answer came, from what the transport threw. */
 export function noAnswerOf(error: unknown, timedOut: boolean): Extract<Received, { kind: 'no-answer' }> {
   const first = (error instanceof Error ? error.message : String(error)).split('\n')[0]!.slice(0, 300);
   if (timedOut) return { kind: 'no-answer', reason: 'timeout', message: 'no complete answer within the time limit' };
-  if (error instanceof AuthError) return { kind: 'no-answer', reason: 'tls', message: first };
+  if (error instanceof AuthError) return { kind: 'no-answer', reason: tlsFailures.has(error.reason) ? 'tls' : 'other', message: first };
   const codes: string[] = [];
   for (let link: unknown = error; link instanceof Error && codes.length < 8; link = link.cause)
     codes.push(String((link as { code?: unknown }).code ?? ''), link.message);
@@ -80,9 +91,13 @@ export class VerifySession {
     this.transport = new Transport(tls, { proxy: false });
     const clientOptions = clientOptionsOf(definition, baseUrl, credential, tls) as never;
     this.tokenRequest = definition.client.tokenRequest(baseUrl, clientOptions, operations);
-    this.tokens = new TokenCache({ issue: () => requestToken(this.transport.send, this.tokenRequest) });
+    this.tokens = new TokenCache({ issue: () => requestToken(this.timedSend, this.tokenRequest) });
     this.limiter = options.rateLimits.length > 0 ? new RateLimiter(options.rateLimits) : null;
   }
+
+  /** The transport with the run's time limit on requests that carry none (token requests): a silent server cannot stall a run. */
+  readonly timedSend: Send = (request) =>
+    this.transport.send({ ...request, signal: request.signal ?? AbortSignal.timeout(this.options.timeoutMs) });
 
   /** Every value no report may show: the secret in its encodings, and the tokens issued. */
   secrets(): string[] {
@@ -96,7 +111,7 @@ export class VerifySession {
 
   /** A token issued by another token request over this transport (a narrower scope, another interface's). */
   async tokenOf(request: TokenRequest): Promise<string> {
-    return (await requestToken(this.transport.send, request)).accessToken;
+    return (await requestToken(this.timedSend, request)).accessToken;
   }
 
   /** Sends `args` to `info` at `baseUrl` (the session's by default) and returns what came back, unjudged. */
