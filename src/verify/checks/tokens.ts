@@ -12,7 +12,7 @@ import { clientOptionsOf } from '../session.js';
 import { judged, result, type RunContext } from './context.js';
 
 // Three base64url parts with an `exp` of 1970: the shape of a token, signed by no one, long expired.
-const expiredLooking = 'eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJjb250cmF0by12ZXJpZnkiLCJleHAiOjF9.c2lnbmVkLWJ5LW5vLW9uZQ';
+export const expiredLooking = 'eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJjb250cmF0by12ZXJpZnkiLCJleHAiOjF9.c2lnbmVkLWJ5LW5vLW9uZQ';
 
 function probeOf(context: RunContext): string | null {
   const secured = [...context.made.keys()].filter((id) => {
