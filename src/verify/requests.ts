@@ -98,19 +98,6 @@ export function withLink(args: CallArgs, link: LinkData, made: Made): CallArgs {
   return { path, query, header, ...(body === undefined ? {} : { body }) };
 }
 
-/** A seeded stream of numbers in [0, 1) (mulberry32 over a hash of the seed text). */
-export function randomOf(seed: string): () => number {
-  let state = 0;
-  for (const char of seed) state = (Math.imul(state ^ char.charCodeAt(0), 2654435761) + 1) >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const classes = ['abcdefghijklmnopqrstuvwxyz', 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', '0123456789'] as const;
 
 /** `example` with every letter and digit drawn again within its class: the same shape, a new value. */

@@ -18,13 +18,14 @@ import { pagingChecks } from './checks/paging.js';
 import { tokenChecks } from './checks/tokens.js';
 import { producersOf, validRequest } from './checks/valid.js';
 import type { OperationEntry, RunContext } from './checks/context.js';
+import { createSeededRandom } from '../sandbox/random.js';
 import { controlPlaneAt } from './control.js';
 import { runFlows } from './flows/index.js';
 import { Judge } from './judge.js';
 import { locationTarget } from './locations.js';
 import type { CheckResult, ProgressEvent, VerifyReport } from './model.js';
 import { maskResult } from './mask.js';
-import { loadRequests, randomOf, type RequestData } from './requests.js';
+import { loadRequests, type RequestData } from './requests.js';
 import { type Credential, VerifySession } from './session.js';
 
 export interface VerifyOptions {
@@ -148,7 +149,8 @@ export async function verify(options: VerifyOptions): Promise<VerifyReport> {
     allowWrites: options.allowWrites,
     accountId: options.accountId,
     control,
-    random: randomOf(options.seed),
+    // The sandbox's seeded generator: the same seed draws the same ids, keys and variants.
+    random: createSeededRandom(options.seed).next,
     operations,
     made: new Map(),
     sentArgs: new Map(),
