@@ -44,7 +44,8 @@ export function emitRequests(document: JsonObject, name: string, source: string)
     if (args.body !== undefined) request.body = plain(args.body) as Json;
     const chosen = model.operation['x-caller-chosen'] ?? [];
     const known = (name: Json): boolean =>
-      typeof name === 'string' && (name.startsWith('/') ? model.requestBody !== null : model.parameters.some((p) => p.in === 'path' && p.name === name));
+      typeof name === 'string' &&
+      (name.startsWith('/') ? model.requestBody !== null : model.parameters.some((p) => p.in === 'path' && p.name === name));
     if (!Array.isArray(chosen) || !chosen.every(known))
       throw new Error(`${model.operationId}: x-caller-chosen lists path parameters of the operation, or pointers into its body`);
     operations[model.operationId] = {
