@@ -55,6 +55,7 @@ export const guideTitles: Record<string, string> = {
   sandbox: 'Sandbox',
   mocks: 'Mocks',
   'updating-a-spec': 'Updating a spec',
+  'verifying-an-implementation': 'Verifying an implementation',
 };
 
 /** The <head> lines every page carries: the icon (favicon.ico for every browser, the SVG where it is read) and the header's styles. */

@@ -36,9 +36,19 @@ function decodedName(name: string): string {
  * parameter replaced. The text is edited in place, not re-encoded: everything else stays as it was sent.
  */
 function maskParameters(text: string): string {
-  return text.replace(/(^|[?&#;\s])([^=&?#;\s"'<>]+)=([^&#;\s"'<>]*)/g, (match, before: string, name: string) =>
-    credentialParameter.test(decodedName(name)) ? `${before}${name}=${maskedValue}` : match,
-  );
+  // Split at single delimiters and read each piece by position: no pattern here can backtrack on hostile text.
+  return text
+    .split(/([?&#;\s])/)
+    .map((piece) => {
+      const equals = piece.indexOf('=');
+      if (equals <= 0) return piece;
+      const name = piece.slice(0, equals);
+      if (/["'<>]/.test(name) || !credentialParameter.test(decodedName(name))) return piece;
+      const rest = piece.slice(equals + 1);
+      const end = rest.search(/["'<>]/);
+      return `${name}=${maskedValue}${end < 0 ? '' : rest.slice(end)}`;
+    })
+    .join('');
 }
 
 /** Password of `user:password@host` masked (the user name stays: it tells which account was used). */

@@ -47,7 +47,10 @@ export interface VerifyOptions {
   readonly onProgress?: (event: ProgressEvent) => void;
 }
 
-const removal = (info: OperationInfo): boolean => info.method === 'delete' || /\.(delete|cancel|remove|unlink\w*)$/i.test(info.operationId);
+const removal = (info: OperationInfo): boolean => {
+  const verb = info.operationId.slice(info.operationId.lastIndexOf('.') + 1).toLowerCase();
+  return info.method === 'delete' || ['delete', 'cancel', 'remove'].includes(verb) || verb.startsWith('unlink');
+};
 
 /**
  * Table order, but every producer before its consumers, and the removals (delete, cancel, unlink) after every

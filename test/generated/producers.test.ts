@@ -50,6 +50,7 @@ describe('generated/: which step wrote each file', () => {
       want[`generated/${info.name}/validators.d.ts`] = 'validators';
       want[`generated/${info.name}/operations.ts`] = 'operations';
       want[`generated/${info.name}/named-types.ts`] = 'operations';
+      want[`generated/${info.name}/requests.json`] = 'requests';
     }
     expect(manifest.producers).toEqual(want);
   });

@@ -52,7 +52,10 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await new Promise<void>((resolve) => proxy?.close(() => resolve()));
+  // The strict sandbox judged every answer the flows read: none may have left the contract.
+  const drifts = sandbox?.drifts() ?? [];
   await sandbox?.close();
+  expect(drifts).toEqual([]);
 });
 
 const accountIds: Readonly<Record<string, string>> = { accounts: '2001' };
