@@ -36,9 +36,9 @@ export interface SessionOptions {
 /** How a request presents itself: the session's token, none, or a token given (a wrong one, another interface's). */
 export type Presented = { readonly kind: 'token' } | { readonly kind: 'none' } | { readonly kind: 'given'; readonly token: string };
 
-/** The client options an interface's token request reads, from a credential (interface C keeps it in `login`). */
+/** The client options an interface's token request reads, from a credential: in `login` where the client takes it there (interface C). */
 export function clientOptionsOf(definition: InterfaceDefinition<never>, baseUrl: string, credential: Credential, tls?: TlsOptions): object {
-  const carried = definition.sandbox?.client?.login ? { login: { ...credential } } : { ...credential };
+  const carried = definition.client.optionNames.includes('login') ? { login: { ...credential } } : { ...credential };
   return { baseUrl, ...carried, ...(tls ? { tls } : {}) };
 }
 

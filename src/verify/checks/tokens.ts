@@ -28,7 +28,7 @@ async function otherInterfaceToken(context: RunContext, control: ControlPlane): 
   const listed = (control.status.credentials as { clientId?: string; clientSecret?: string }[] | undefined) ?? [];
   for (const name of Object.keys(control.status.interfaces)) {
     const definition = findDefinition(name);
-    if (!definition || definition.name === context.interfaceName || definition.sandbox?.client?.login) continue;
+    if (!definition || definition.name === context.interfaceName) continue;
     const { clientId } = sandboxClientOf(definition);
     if (!listed.some((each) => each.clientId === clientId && each.clientSecret === sandboxSecret)) continue;
     const baseUrl = `${origin}${sandboxPrefixOf(definition.documents[0])}`;
