@@ -78,10 +78,13 @@ export async function startTypescriptRunner(folder: string, tsxLoader: string): 
       return next;
     },
     async close() {
-      if (child.exitCode !== null) return;
+      if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = new Promise((resolve) => child.once('exit', resolve));
       child.kill();
+      // Bounded: a sample that left a handler on SIGTERM must not keep the runner, and the suite, waiting.
+      const killer = setTimeout(() => child.kill('SIGKILL'), 5000);
       await exited;
+      clearTimeout(killer);
     },
   };
 }
