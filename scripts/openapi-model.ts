@@ -66,22 +66,8 @@ export interface LinkModel {
   readonly body: Readonly<Record<string, string>>;
 }
 
-/** A runtime expression of a link, in the forms the generators follow. */
-export type LinkExpression =
-  | { readonly source: 'response'; readonly part: 'body'; readonly pointer: string }
-  | { readonly source: 'request'; readonly part: 'body'; readonly pointer: string }
-  | { readonly source: 'request'; readonly part: 'path' | 'query' | 'header'; readonly name: string };
-
-/** The supported forms: `$response.body#/id`, `$request.body#/a/b`, `$request.path.txid` (also query, header). */
-export const linkExpressionForms = '$response.body#/<pointer>, $request.body#/<pointer>, $request.(path|query|header).<name>';
-
-export function parseLinkExpression(text: string): LinkExpression | null {
-  const body = /^\$(response|request)\.body#(\/.*|)$/.exec(text);
-  if (body) return { source: body[1] as 'response' | 'request', part: 'body', pointer: body[2]! };
-  const parameter = /^\$request\.(path|query|header)\.([^\s]+)$/.exec(text);
-  if (parameter) return { source: 'request', part: parameter[1] as 'path' | 'query' | 'header', name: parameter[2]! };
-  return null;
-}
+// The link expressions are read by the generators and by `contrato verify` alike: one parser, in src/.
+export { type LinkExpression, linkExpressionForms, parseLinkExpression } from '../src/link-expression.js';
 
 /** A consumer parameter a link key names: `txid` (unique by name) or `path.txid`; null when none or ambiguous. */
 export function linkedParameter(consumer: OperationModel, key: string): ParameterModel | null {

@@ -6,7 +6,7 @@
  */
 import { isObject, type Json, type JsonObject, operationsOf } from '../openapi-model.js';
 import { Code, Linked, type SampleValue } from './sample-sources.js';
-import { sampleRequestOf, type SampleTarget } from './samples.js';
+import { credentialMember, sampleRequestOf, type SampleTarget } from './samples.js';
 import { requestCheckFor } from './validators.js';
 
 /** A multipart file member: the media type its part declares (verify sends a small valid file of it). */
@@ -48,8 +48,19 @@ export function emitRequests(document: JsonObject, name: string, source: string)
       (name.startsWith('/') ? model.requestBody !== null : model.parameters.some((p) => p.in === 'path' && p.name === name));
     if (!Array.isArray(chosen) || !chosen.every(known))
       throw new Error(`${model.operationId}: x-caller-chosen lists path parameters of the operation, or pointers into its body`);
+    // The body members that carry the caller's credential (a token request's): verify puts the run's there.
+    const body = args.body;
+    const credential =
+      body !== null && typeof body === 'object' && !Array.isArray(body)
+        ? Object.fromEntries(
+            Object.keys(body)
+              .map((name) => [`/${name}`, credentialMember(name)] as const)
+              .filter(([, member]) => member !== null),
+          )
+        : {};
     operations[model.operationId] = {
       request,
+      credential,
       // Path parameters naming a new resource: verify sends a value of its own for each.
       callerChosen: chosen,
       links: model.links.map((link) => ({

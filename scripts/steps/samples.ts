@@ -92,7 +92,8 @@ export function sampleTargetOf(info: Pick<InterfaceInfo, 'name' | 'interfaceName
 // ---------------------------------------------------------------------------------------------------
 // The arguments of a sample
 
-const credentialMember = (name: string): 'id' | 'secret' | null =>
+/** Which credential a body member carries by its name (`client_id`, `clientSecret`), or null. */
+export const credentialMember = (name: string): 'id' | 'secret' | null =>
   /^client_?id$/i.test(name) ? 'id' : /^client_?secret$/i.test(name) ? 'secret' : null;
 
 function mediaOf(document: JsonObject, model: OperationModel): JsonObject | null {

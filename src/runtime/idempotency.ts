@@ -15,10 +15,11 @@ export interface IdempotencyKeyRule {
 
 const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
-export function generateIdempotencyKey(rule: IdempotencyKeyRule): string {
+/** `draw(n)` picks an integer below n: crypto's by default, a seeded one where a run must repeat (`contrato verify --seed`). */
+export function generateIdempotencyKey(rule: IdempotencyKeyRule, draw: (below: number) => number = randomInt): string {
   const length = Math.max(rule.minLength ?? 1, Math.min(32, rule.maxLength ?? 32));
   let key = '';
-  for (let index = 0; index < length; index += 1) key += alphabet[randomInt(alphabet.length)];
+  for (let index = 0; index < length; index += 1) key += alphabet[draw(alphabet.length)];
   if (rule.pattern && !new RegExp(rule.pattern).test(key)) {
     throw new ConfigurationError(`cannot generate a key for ${rule.header} matching ${rule.pattern}; pass one with { idempotencyKey }`);
   }

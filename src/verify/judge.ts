@@ -11,6 +11,7 @@ import { requestIssues } from '../runtime/contract-check.js';
 import type { OperationInfo } from '../runtime/contract.js';
 import type { ValidationIssue } from '../runtime/errors.js';
 import type { CallArgs } from '../runtime/pipeline.js';
+import { reasonOf } from '../runtime/problem-reason.js';
 import type { CompiledValidator } from '../runtime/validation.js';
 import type { Exchange } from './model.js';
 
@@ -29,17 +30,6 @@ const issueLine = (issues: readonly ValidationIssue[]): string =>
     .slice(0, 3)
     .map((issue) => `${issue.pointer || '/'} ${issue.rule}: ${issue.message}`)
     .join('; ') + (issues.length > 3 ? ` (and ${issues.length - 3} more)` : '');
-
-/** A short reason an answer gives (a problem's title and detail, an error's message), for a failure line. */
-export function answerReason(body: unknown): string {
-  if (typeof body === 'string') return body.split('\n')[0]!.slice(0, 120);
-  if (typeof body !== 'object' || body === null) return '';
-  const record = body as Record<string, unknown>;
-  const words = [record.title, record.detail, record.message, record.error, record.error_description].filter(
-    (each): each is string => typeof each === 'string',
-  );
-  return words.join(': ').slice(0, 160);
-}
 
 export class Judge {
   private readonly strict = new Map<string, CompiledValidator | null>();
@@ -77,7 +67,7 @@ export class Judge {
     if (received.unparsable !== undefined)
       return `status ${received.status} with a body that is not JSON: ${JSON.stringify(received.unparsable)}`;
     const status = String(received.status);
-    const reason = answerReason(received.body);
+    const reason = reasonOf(received.body)?.slice(0, 200) ?? '';
     if (expect === 'success' && !/^2\d\d$/.test(status)) return `expected a declared success, got ${status}${reason ? ` (${reason})` : ''}`;
     if (expect === 'refusal' && !/^4\d\d$/.test(status))
       return `expected a declared 4xx refusal, got ${status}${reason ? ` (${reason})` : ''}`;

@@ -7,6 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { parseLinkExpression } from '../link-expression.js';
 import { pointerTokens } from '../runtime/json-pointer.js';
 import type { CallArgs } from '../runtime/pipeline.js';
 import type { Credential } from './session.js';
@@ -21,6 +22,8 @@ export interface LinkData {
 export interface RequestData {
   readonly request: { path?: Record<string, unknown>; query?: Record<string, unknown>; header?: Record<string, unknown>; body?: unknown };
   readonly callerChosen: readonly string[];
+  /** Body members (JSON pointers) that carry the caller's credential: its id or its secret. */
+  readonly credential: Readonly<Record<string, 'id' | 'secret'>>;
   readonly links: readonly LinkData[];
 }
 
@@ -61,13 +64,12 @@ function setAt(body: unknown, pointer: string, value: unknown): unknown {
 }
 
 /** The value of a link's runtime expression in what a producer sent and got; undefined when it is not there. */
-export function linkValue(made: Made, expression: string): unknown {
-  const body = /^\$(response|request)\.body#(\/.*|)$/.exec(expression);
-  if (body) return at(body[1] === 'response' ? made.body : made.args.body, body[2]!);
-  const parameter = /^\$request\.(path|query|header)\.(.+)$/.exec(expression);
-  if (!parameter) return undefined;
-  const named = made.args[parameter[1] as 'path' | 'query' | 'header'] ?? {};
-  const key = Object.keys(named).find((name) => name.toLowerCase() === parameter[2]!.toLowerCase());
+export function linkValue(made: Made, text: string): unknown {
+  const expression = parseLinkExpression(text);
+  if (!expression) return undefined;
+  if (expression.part === 'body') return at(expression.source === 'response' ? made.body : made.args.body, expression.pointer);
+  const named = made.args[expression.part] ?? {};
+  const key = Object.keys(named).find((name) => name.toLowerCase() === expression.name.toLowerCase());
   return key === undefined ? undefined : named[key];
 }
 
@@ -110,9 +112,6 @@ export function redrawn(example: string, random: () => number): string {
     .join('');
 }
 
-const credentialMember = (name: string): 'id' | 'secret' | null =>
-  /^client_?id$/i.test(name) ? 'id' : /^client_?secret$/i.test(name) ? 'secret' : null;
-
 // Small valid files of the media types the forms take (a 1×1 PNG, a minimal JPEG, a one-page PDF).
 const files: Readonly<Record<string, string>> = {
   'image/png': 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
@@ -122,9 +121,9 @@ const files: Readonly<Record<string, string>> = {
     'JVBERi0xLjQKMSAwIG9iago8PC9UeXBlL0NhdGFsb2cvUGFnZXMgMiAwIFI+PgplbmRvYmoKMiAwIG9iago8PC9UeXBlL1BhZ2VzL0tpZHNbMyAwIFJdL0NvdW50IDE+PgplbmRvYmoKMyAwIG9iago8PC9UeXBlL1BhZ2UvUGFyZW50IDIgMCBSL01lZGlhQm94WzAgMCA2MTIgNzkyXT4+CmVuZG9iagp0cmFpbGVyCjw8L1Jvb3QgMSAwIFI+PgolJUVPRgo=',
 };
 
-/** The body with files in place of `{ $file: mediaType }` and the caller's credential in credential members. */
-export function materialized(body: unknown, credential: Credential): unknown {
-  if (Array.isArray(body)) return body.map((item) => materialized(item, credential));
+/** The body with a small valid file in place of each `{ $file: mediaType }`. */
+export function materialized(body: unknown): unknown {
+  if (Array.isArray(body)) return body.map(materialized);
   if (typeof body !== 'object' || body === null) return body;
   const record = body as Record<string, unknown>;
   if (typeof record.$file === 'string') {
@@ -132,15 +131,15 @@ export function materialized(body: unknown, credential: Credential): unknown {
     const extension = record.$file.split('/')[1] ?? 'bin';
     return new File([bytes], `verify.${extension}`, { type: record.$file });
   }
-  return Object.fromEntries(
-    Object.entries(record).map(([name, value]) => {
-      const member = credentialMember(name);
-      return [
-        name,
-        member === 'id' ? credential.clientId : member === 'secret' ? credential.clientSecret : materialized(value, credential),
-      ];
-    }),
-  );
+  return Object.fromEntries(Object.entries(record).map(([name, value]) => [name, materialized(value)]));
+}
+
+/** The caller's credential at the members that carry it. */
+function withCredential(body: unknown, members: RequestData['credential'], credential: Credential): unknown {
+  let result = body;
+  for (const [pointer, member] of Object.entries(members))
+    result = setAt(result, pointer, member === 'id' ? credential.clientId : credential.clientSecret);
+  return result;
 }
 
 /** The example request as call arguments (copies: a check may change them). */
@@ -150,6 +149,6 @@ export function argsOf(data: RequestData, credential: Credential): CallArgs {
     ...(path ? { path: { ...path } } : {}),
     ...(query ? { query: { ...query } } : {}),
     ...(header ? { header: { ...header } } : {}),
-    ...(body === undefined ? {} : { body: materialized(structuredClone(body), credential) }),
+    ...(body === undefined ? {} : { body: withCredential(materialized(structuredClone(body)), data.credential, credential) }),
   };
 }

@@ -36,7 +36,8 @@ let runs = 0;
 
 function run(given: Case): Promise<VerifyReport> {
   runs += 1;
-  const definition = findDefinition(given.interface)!;
+  const definition = findDefinition(given.interface);
+  if (!definition) throw new Error(`drift ${given.drift}: ${given.interface} is no interface of the definitions`);
   const { clientId, options } = sandboxClientOf(definition);
   // The child account the interface's samples operate, when its credential names one.
   const accountId = options?.accountId;

@@ -6,6 +6,7 @@
  * seed. Each must be refused with a declared 4xx whose body is the problem of section 7 for that status, and,
  * where the problem lists violations (interface B's `violacoes`), one of them must name the member.
  */
+import { resolveLocalRef } from '../../bundle-operations.js';
 import type { CallArgs } from '../../runtime/pipeline.js';
 import type { Exchange } from '../model.js';
 import { isWrite, judged, result, type RunContext } from './context.js';
@@ -23,16 +24,7 @@ interface Variant {
 
 type Schema = Record<string, unknown>;
 
-function resolved(bundle: Schema, schema: unknown, depth = 0): Schema {
-  if (typeof schema !== 'object' || schema === null || depth > 8) return {};
-  const ref = (schema as Schema).$ref;
-  if (typeof ref !== 'string' || !ref.startsWith('#/')) return schema as Schema;
-  const target = ref
-    .slice(2)
-    .split('/')
-    .reduce<unknown>((value, key) => (value as Schema | undefined)?.[key.replace(/~1/g, '/').replace(/~0/g, '~')], bundle);
-  return resolved(bundle, target, depth + 1);
-}
+const resolved = (bundle: Schema, schema: unknown): Schema => resolveLocalRef(bundle, schema);
 
 /** The request body schema of an operation (JSON bodies only), resolved one level. */
 function bodySchema(bundle: Schema, method: string, path: string): Schema | null {

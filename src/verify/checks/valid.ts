@@ -7,18 +7,15 @@
 import type { OperationInfo } from '../../runtime/contract.js';
 import type { CallArgs } from '../../runtime/pipeline.js';
 import { parameterValue } from '../../runtime/contract-check.js';
+import { generateIdempotencyKey } from '../../runtime/idempotency.js';
 import { pointerTokens } from '../../runtime/json-pointer.js';
 import type { Exchange } from '../model.js';
 import { type LinkData, redrawn, withLink } from '../requests.js';
 import { exampleArgs, isWrite, judged, result, type RunContext } from './context.js';
 
-const alphanumerics = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
-
-/** A new idempotency key within the operation's limits (letters and digits fit every family of the contract). */
+/** A new idempotency key within the operation's limits, drawn from the run's seed. */
 export function newKey(info: OperationInfo, random: () => number): string {
-  const rule = info.idempotencyKeyRule!;
-  const length = Math.max(rule.minLength ?? 1, Math.min(rule.maxLength ?? 36, 36));
-  return Array.from({ length }, () => alphanumerics[Math.floor(random() * alphanumerics.length)]).join('');
+  return generateIdempotencyKey(info.idempotencyKeyRule!, (below) => Math.floor(random() * below));
 }
 
 /** The producers whose links lead to `operationId`, in table order. */
