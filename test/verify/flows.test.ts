@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { definitions, findDefinition } from '../../src/interfaces.js';
 import { sandboxClientOf, sandboxPrefixOf, sandboxSecret } from '../../src/runtime/definition.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
+import { handWrittenModules } from '../../src/sandbox/modules.js';
 import { flowsOf } from '../../src/verify/flows/registry.js';
 import type { CheckResult } from '../../src/verify/model.js';
 import { verify } from '../../src/verify/run.js';
@@ -79,8 +80,13 @@ async function flowResults(interfaceName: string, origin: string, seed: string):
 const lines = (results: readonly CheckResult[]): string =>
   results.map((each) => `${each.verdict} ${each.operationId} ${each.rule}: ${each.reason}`).join('\n');
 
-// Every interface of the definitions has flows (its state machines of section 3).
 const interfaces = definitions.map((definition) => definition.name);
+
+// An interface whose sandbox holds state (a hand-written module) has flows over its state machines of section 3;
+// one served by the generic module (added by following the docs) has none, and runs none.
+const statefulInterfaces = definitions
+  .filter((definition) => definition.documents.some((document) => handWrittenModules.some((module) => module.document === document.name)))
+  .map((definition) => definition.name);
 
 /** The rules only the platform decides, by interface: needs-platform without a control plane. */
 const platformMoves: Readonly<Record<string, readonly string[]>> = {
@@ -96,7 +102,7 @@ const platformMoves: Readonly<Record<string, readonly string[]>> = {
 describe('flows against the sandbox', () => {
   for (const interfaceName of interfaces)
     it(`${interfaceName}: every rule of every flow passes with the control plane`, { timeout: 60_000 }, async () => {
-      expect(flowsOf(interfaceName).length).toBeGreaterThan(0);
+      if (statefulInterfaces.includes(interfaceName)) expect(flowsOf(interfaceName).length).toBeGreaterThan(0);
       const results = await flowResults(interfaceName, sandbox.url, 'flows');
       const names = new Set(results.map((each) => each.rule.split(':')[0]));
       expect([...names].sort()).toEqual(
