@@ -18,6 +18,9 @@ export interface ParameterModel {
   readonly schema: JsonObject;
   /** The parameter's example (its own `example`, its first `examples` entry, or its schema's). */
   readonly example: Json | undefined;
+  /** Its `style` and `explode` as the spec writes them (undefined when absent); the operations step judges them. */
+  readonly style: Json | undefined;
+  readonly explode: Json | undefined;
 }
 
 export interface ResponseModel {
@@ -222,6 +225,8 @@ export function operationsOf(document: JsonObject): OperationModel[] {
           required: parameter.required === true || parameter.in === 'path',
           schema,
           example: parameter.example ?? (isObject(named) ? named.value : undefined) ?? exampleOfSchema(document, schema),
+          style: parameter.style,
+          explode: parameter.explode,
         };
         byKey.set(`${model.in}:${model.name.toLowerCase()}`, model);
       }

@@ -8,7 +8,7 @@ import { IndentationText, Project, QuoteKind, VariableDeclarationKind, type Code
 import { bannerFor } from '../lib.js';
 import { type NamedType, type NamedTypeSuffix, namedTypeStem, namedTypeSuffixes } from './named-types.js';
 import { type ProblemTypes, problemTypesReader } from './problem-types.js';
-import type { OperationInfo, PagingStyle } from '../../src/runtime/contract.js';
+import { type OperationInfo, type PagingStyle, type ParameterInfo, type QueryStyle, queryStyles } from '../../src/runtime/contract.js';
 import {
   isObject,
   operationsOf,
@@ -28,6 +28,7 @@ interface OperationRow {
   readonly pagination: OperationInfo['pagination'];
   readonly argsRequired: boolean;
   readonly problemTypes: ProblemTypes;
+  readonly parameters: readonly ParameterInfo[];
 }
 
 /**
@@ -124,7 +125,70 @@ function paginationOf(document: JsonObject, model: OperationModel): OperationInf
   };
 }
 
-function rowOf(document: JsonObject, model: OperationModel, problemTypesOf: (model: OperationModel) => ProblemTypes): OperationRow {
+/** The JSON Schema type the table records for a parameter: its own schema's `type`, a $ref not followed. */
+const parameterType = (parameter: ParameterModel): string | null =>
+  typeof parameter.schema.type === 'string' ? parameter.schema.type : null;
+
+/** `a`, `a or b`, `a, b or c`. */
+const oneOf = (words: readonly string[]): string =>
+  words.length > 1 ? `${words.slice(0, -1).join(', ')} or ${words.at(-1)}` : (words[0] ?? '');
+
+const isQueryStyle = (value: unknown): value is QueryStyle => (queryStyles as readonly unknown[]).includes(value);
+
+/**
+ * The query styles the runtime both writes and reads back (src/runtime/query.ts) for a parameter of this type:
+ * an object as a deepObject, a list in any list style, one value in the default form.
+ */
+function sendableStyles(type: string | null): readonly QueryStyle[] {
+  if (type === 'object') return queryStyles.filter((style) => style === 'deepObject');
+  if (type === 'array') return queryStyles.filter((style) => style !== 'deepObject');
+  return queryStyles.filter((style) => style === 'form');
+}
+
+/**
+ * A parameter's row of the table. A query parameter's `style` and `explode` are recorded only where the spec
+ * declares them (a spec without any keeps its table as it was), and regenerate refuses a style the client
+ * could send but the checking path not read back alike, or not send at all: what reaches the runtime is what
+ * query.ts does. Header and path parameters are written in their default style (simple) only.
+ */
+function parameterRow(source: string, model: OperationModel, parameter: ParameterModel): ParameterInfo {
+  const type = parameterType(parameter);
+  const { style, explode } = parameter;
+  const refusal = (what: string): Error =>
+    new Error(`${source}: ${model.operationId}: ${parameter.in} parameter ${parameter.name} ${what}`);
+  if (explode !== undefined && typeof explode !== 'boolean')
+    throw refusal(`declares explode ${JSON.stringify(explode)}: it is true or false`);
+  const row: ParameterInfo = { name: parameter.name, in: parameter.in, required: parameter.required, type };
+  if (parameter.in === 'path' || parameter.in === 'header') {
+    if (style !== undefined && style !== 'simple')
+      throw refusal(
+        `declares style ${JSON.stringify(style)}, which the runtime cannot send: it sends ${parameter.in} parameters as simple`,
+      );
+    return row;
+  }
+  // Cookies are not sent by the runtime: nothing to record.
+  if (parameter.in !== 'query') return row;
+  const sendable = sendableStyles(type);
+  const effective = style ?? 'form';
+  if (!isQueryStyle(effective) || !sendable.includes(effective)) {
+    const kind = type === null ? 'without a type' : `of type ${type}`;
+    const declared = style === undefined ? 'has no style (form by default)' : `declares style ${JSON.stringify(style)}`;
+    throw refusal(
+      `(${kind}) ${declared}, which the runtime cannot send and read back: it sends a parameter ${kind} as ${oneOf(sendable)} (src/runtime/query.ts)`,
+    );
+  }
+  // deepObject is defined exploded only (OpenAPI's style table), and openapi-fetch writes it so whatever explode says.
+  if (effective === 'deepObject' && explode === false)
+    throw refusal('declares style deepObject with explode false, which the runtime cannot send: it sends deepObject exploded only');
+  return { ...row, ...(style === undefined ? {} : { style: effective }), ...(explode === undefined ? {} : { explode }) };
+}
+
+function rowOf(
+  document: JsonObject,
+  model: OperationModel,
+  problemTypesOf: (model: OperationModel) => ProblemTypes,
+  source: string,
+): OperationRow {
   const match = /^([a-z][A-Za-z0-9]*)\.([a-z][A-Za-z0-9]*)$/.exec(model.operationId);
   if (!match) throw new Error(`operationId ${model.operationId} is not <group>.<name> in camelCase`);
   const op = model.operation;
@@ -135,7 +199,16 @@ function rowOf(document: JsonObject, model: OperationModel, problemTypesOf: (mod
   const pagination = paginationOf(document, model);
   const argsRequired =
     model.requestBody?.required === true || model.parameters.some((p) => p.required && p.in !== 'cookie' && p.name !== idempotencyHeader);
-  return { model, group: match[1]!, name: match[2]!, idempotencyHeader, pagination, argsRequired, problemTypes: problemTypesOf(model) };
+  return {
+    model,
+    group: match[1]!,
+    name: match[2]!,
+    idempotencyHeader,
+    pagination,
+    argsRequired,
+    problemTypes: problemTypesOf(model),
+    parameters: model.parameters.map((parameter) => parameterRow(source, model, parameter)),
+  };
 }
 
 /** Length and pattern limits of the idempotency header, so the runtime generates keys that fit them. */
@@ -165,12 +238,7 @@ function tableEntry(row: OperationRow): Record<string, unknown> {
     secured: model.secured,
     basicAuth: model.basicAuth,
     tokenHeader: model.tokenHeader,
-    parameters: model.parameters.map((p) => ({
-      name: p.name,
-      in: p.in,
-      required: p.required,
-      type: typeof p.schema.type === 'string' ? p.schema.type : null,
-    })),
+    parameters: row.parameters,
     requestBody: model.requestBody ? { mediaType: model.requestBody.mediaType, required: model.requestBody.required } : null,
     idempotencyKeyRule: idempotencyKeyRuleOf(row),
     pagination: row.pagination,
@@ -293,9 +361,9 @@ function checkedNamedTypes(rows: readonly OperationRow[]): NamedType[] {
   return named;
 }
 
-/** The named types of every operation of a bundle, in table order (what operations.ts declares). */
-export function namedTypesOf(document: JsonObject): NamedType[] {
-  return checkedNamedTypes(operationsOf(document).map((model) => rowOf(document, model, problemTypesReader(document))));
+/** The named types of every operation of a bundle, in table order (what operations.ts declares); `source` names it in errors. */
+export function namedTypesOf(document: JsonObject, source = 'specs/'): NamedType[] {
+  return checkedNamedTypes(operationsOf(document).map((model) => rowOf(document, model, problemTypesReader(document), source)));
 }
 
 function namedTypeDoc(type: NamedType, row: OperationRow): string {
@@ -309,7 +377,7 @@ function namedTypeDoc(type: NamedType, row: OperationRow): string {
  * of the generated module.
  */
 export function emitNamedTypes(document: JsonObject, source = 'specs/'): string {
-  const names = namedTypesOf(document).map((type) => type.name);
+  const names = namedTypesOf(document, source).map((type) => type.name);
   return [
     `/* ${bannerFor('operations', source)} */`,
     '',
@@ -335,7 +403,7 @@ export function emitOperations(
   contractModule: string = defaultContractModule,
 ): string {
   const problemTypesOf = problemTypesReader(document);
-  const rows = operationsOf(document).map((model) => rowOf(document, model, problemTypesOf));
+  const rows = operationsOf(document).map((model) => rowOf(document, model, problemTypesOf, source));
   const Name = identifier[0]!.toUpperCase() + identifier.slice(1);
   const project = new Project({
     useInMemoryFileSystem: true,

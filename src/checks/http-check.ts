@@ -10,6 +10,7 @@ import { type JudgedAnswer, answerIssues, parameterValue, requestIssues } from '
 import type { OperationInfo } from '../runtime/contract.js';
 import type { ValidationIssue } from '../runtime/errors.js';
 import type { CallArgs, OperationChecks } from '../runtime/pipeline.js';
+import { parseQuery } from '../runtime/query.js';
 import { type CompiledValidator, check } from '../runtime/validation.js';
 import type { InterfaceModules } from './registry.js';
 import { findOperation, type OperationMatch } from './router.js';
@@ -31,18 +32,18 @@ export interface RequestVerdict {
   readonly issues: readonly ValidationIssue[];
 }
 
-/** The query string of `target` as the values its parameters' schemas expect; a name given twice, or an array, is a list. */
+/**
+ * The query string of `target` as the values its parameters' schemas expect: read by each parameter's declared
+ * style (parseQuery, the reader of what the client's send step writes), then a single value turned into its
+ * schema type. A name given twice, or an array parameter, is a list; a deepObject parameter an object.
+ */
 export function queryOf(info: OperationInfo, target: string): Record<string, unknown> {
   const marker = target.indexOf('?');
   if (marker < 0) return {};
   const types = new Map(info.parameters.filter((p) => p.in === 'query').map((p) => [p.name, p.type]));
-  const search = new URLSearchParams(target.slice(marker + 1));
-  const query: Record<string, unknown> = {};
-  for (const name of new Set(search.keys())) {
-    const type = types.get(name) ?? null;
-    const values = search.getAll(name);
-    query[name] = type === 'array' || values.length > 1 ? values : parameterValue(values[0]!, type);
-  }
+  const query = parseQuery(info.parameters, new URLSearchParams(target.slice(marker + 1)));
+  for (const [name, value] of Object.entries(query))
+    if (typeof value === 'string') query[name] = parameterValue(value, types.get(name) ?? null);
   return query;
 }
 

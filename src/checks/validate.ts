@@ -3,6 +3,7 @@
  * interface, through the one checking path (http-check.ts) the client, the sandbox and the mocks share.
  */
 import type { ValidationIssue } from '../runtime/errors.js';
+import { serializeQuery } from '../runtime/query.js';
 import { check } from '../runtime/validation.js';
 import { checkHttpAnswer, checkMatchedRequest, pathIssues, queryOf } from './http-check.js';
 import type { InterfaceModules } from './registry.js';
@@ -63,9 +64,8 @@ export function validateDocument(
   if (!modules.validators.operations[info.operationId]) throw new UsageError(`no validators for ${info.operationId}`);
   if (target.kind === 'request') {
     const headers = Object.fromEntries(Object.entries(parts.header).map(([name, value]) => [name.toLowerCase(), String(value)]));
-    const query = new URLSearchParams();
-    for (const [name, value] of Object.entries(parts.query))
-      for (const item of Array.isArray(value) ? value : [value]) query.append(name, String(item));
+    // The query written as the client writes it (each parameter's declared style), so queryOf reads it back alike.
+    const query = serializeQuery(info.parameters, parts.query);
     const request = { method: info.method, target: `${info.path}?${query}`, headers, body: document };
     return [...checkMatchedRequest(modules, operation, request, now()).issues];
   }

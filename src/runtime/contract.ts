@@ -7,12 +7,20 @@
 
 export type HttpMethod = 'get' | 'put' | 'post' | 'delete' | 'options' | 'head' | 'patch' | 'trace';
 
+/** The query styles the runtime writes and reads (query.ts); regenerate refuses any other (scripts/steps/operations.ts). */
+export const queryStyles = ['form', 'spaceDelimited', 'pipeDelimited', 'deepObject'] as const;
+export type QueryStyle = (typeof queryStyles)[number];
+
 export interface ParameterInfo {
   readonly name: string;
   readonly in: 'path' | 'query' | 'header' | 'cookie';
   readonly required: boolean;
   /** JSON Schema type of the parameter, used to turn text (CLI arguments, URL segments) into values. */
   readonly type: string | null;
+  /** How a query parameter is written (OpenAPI `style`; form when absent): query.ts writes and reads it. */
+  readonly style?: QueryStyle;
+  /** Whether a list is written one pair per item (OpenAPI `explode`; when absent, true for form, false for the others). */
+  readonly explode?: boolean;
 }
 
 /**

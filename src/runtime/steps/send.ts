@@ -4,10 +4,11 @@
  * reads the answer. A failure without an answer becomes a ConnectionError (maybe executed, unless it
  * cannot have left this machine); a TLS refusal stays the transport's AuthError.
  */
-import { createFinalURL, createQuerySerializer, defaultPathSerializer } from 'openapi-fetch';
+import { createFinalURL, defaultPathSerializer } from 'openapi-fetch';
 import type { OperationInfo } from '../contract.js';
 import { AuthError, ConnectionError, ResponseValidationError, withCallContext } from '../errors.js';
 import { type Call, contextOf, type Outcome, type Step } from '../pipeline.js';
+import { serializeQuery } from '../query.js';
 import { rootCauseOf, targetOfUrl } from '../root-cause.js';
 import type { OutgoingRequest, Send } from '../transport.js';
 
@@ -20,8 +21,6 @@ export interface SendServices {
   /** Scrubs what a failure quotes when no code explains it (the runtime's redaction, which knows the secrets). */
   readonly scrub?: (text: string) => string;
 }
-
-const querySerializer = createQuerySerializer();
 
 /** Node/undici failures that mean "no (complete) answer"; a cancellation is not one of them. */
 export function isConnectionFailure(error: unknown): boolean {
@@ -76,7 +75,8 @@ export async function buildRequest(baseUrl: string, call: Call): Promise<Outgoin
   const url = createFinalURL(info.path, {
     baseUrl,
     params: { ...(args.path ? { path: args.path } : {}), ...(args.query ? { query: args.query } : {}) },
-    querySerializer,
+    // Each member in its parameter's declared style (query.ts), read back the same by the checking path.
+    querySerializer: (query) => serializeQuery(info.parameters, query),
     pathSerializer: defaultPathSerializer,
   });
   // Header names are case-insensitive: a later source replaces an earlier one whatever its spelling.

@@ -99,6 +99,40 @@ const rowCases: RowCase[] = [
     },
   },
   {
+    given: 'query parameters declaring style and explode, recorded as declared; the others and simple paths as before',
+    spec: documentOf({
+      paths: {
+        '/pets/{petId}': {
+          get: {
+            operationId: 'pets.get',
+            parameters: [
+              { name: 'petId', in: 'path', required: true, style: 'simple', schema: { type: 'string' } },
+              { name: 'ids', in: 'query', style: 'pipeDelimited', schema: { type: 'array', items: { type: 'string' } } },
+              { name: 'tags', in: 'query', style: 'spaceDelimited', explode: false, schema: { type: 'array' } },
+              { name: 'codes', in: 'query', explode: false, schema: { type: 'array' } },
+              { name: 'filter', in: 'query', style: 'deepObject', explode: true, schema: { type: 'object' } },
+              { name: 'q', in: 'query', style: 'form', schema: { type: 'string' } },
+              { name: 'verbose', in: 'query', schema: { type: 'boolean' } },
+            ],
+            responses: { '200': { description: 'ok' } },
+          },
+        },
+      },
+    }),
+    operationId: 'pets.get',
+    want: {
+      parameters: [
+        { name: 'petId', in: 'path', required: true, type: 'string' },
+        { name: 'ids', in: 'query', required: false, type: 'array', style: 'pipeDelimited' },
+        { name: 'tags', in: 'query', required: false, type: 'array', style: 'spaceDelimited', explode: false },
+        { name: 'codes', in: 'query', required: false, type: 'array', explode: false },
+        { name: 'filter', in: 'query', required: false, type: 'object', style: 'deepObject', explode: true },
+        { name: 'q', in: 'query', required: false, type: 'string', style: 'form' },
+        { name: 'verbose', in: 'query', required: false, type: 'boolean' },
+      ],
+    },
+  },
+  {
     given: 'an operation-level parameter overriding a path-level one of the same name',
     spec: documentOf({
       paths: {
@@ -523,6 +557,66 @@ describe('emitOperations: the named types of every operation', () => {
   });
 });
 
+const listStyles = 'form, spaceDelimited or pipeDelimited (src/runtime/query.ts)';
+/** Parameter styles the runtime cannot send, or the checking path not read back alike (src/runtime/query.ts). */
+const styleRefusals: readonly { given: string; parameter: JsonObject; want: string }[] = [
+  {
+    given: 'a query list in the matrix style (a path style)',
+    parameter: { name: 'ids', in: 'query', style: 'matrix', schema: { type: 'array' } },
+    want: `query parameter ids (of type array) declares style "matrix", which the runtime cannot send and read back: it sends a parameter of type array as ${listStyles}`,
+  },
+  {
+    given: 'a query list in the label style',
+    parameter: { name: 'ids', in: 'query', style: 'label', schema: { type: 'array' } },
+    want: `query parameter ids (of type array) declares style "label", which the runtime cannot send and read back: it sends a parameter of type array as ${listStyles}`,
+  },
+  {
+    given: 'a query value in the simple style (a header and path style)',
+    parameter: { name: 'q', in: 'query', style: 'simple', schema: { type: 'string' } },
+    want: 'query parameter q (of type string) declares style "simple", which the runtime cannot send and read back: it sends a parameter of type string as form (src/runtime/query.ts)',
+  },
+  {
+    given: 'deepObject on a list',
+    parameter: { name: 'ids', in: 'query', style: 'deepObject', schema: { type: 'array' } },
+    want: `query parameter ids (of type array) declares style "deepObject", which the runtime cannot send and read back: it sends a parameter of type array as ${listStyles}`,
+  },
+  {
+    given: 'spaceDelimited on one value',
+    parameter: { name: 'q', in: 'query', style: 'spaceDelimited', schema: { type: 'string' } },
+    want: 'query parameter q (of type string) declares style "spaceDelimited", which the runtime cannot send and read back: it sends a parameter of type string as form (src/runtime/query.ts)',
+  },
+  {
+    given: 'pipeDelimited on a schema without a type (a $ref is not followed: the table records the own type)',
+    parameter: { name: 'ids', in: 'query', style: 'pipeDelimited', schema: { $ref: '#/components/schemas/Ids' } },
+    want: 'query parameter ids (without a type) declares style "pipeDelimited", which the runtime cannot send and read back: it sends a parameter without a type as form (src/runtime/query.ts)',
+  },
+  {
+    given: 'an object in the default style (form: its members would come as parameters of their own)',
+    parameter: { name: 'filter', in: 'query', schema: { type: 'object' } },
+    want: 'query parameter filter (of type object) has no style (form by default), which the runtime cannot send and read back: it sends a parameter of type object as deepObject (src/runtime/query.ts)',
+  },
+  {
+    given: 'deepObject not exploded',
+    parameter: { name: 'filter', in: 'query', style: 'deepObject', explode: false, schema: { type: 'object' } },
+    want: 'query parameter filter declares style deepObject with explode false, which the runtime cannot send: it sends deepObject exploded only',
+  },
+  {
+    given: 'explode that is not a boolean',
+    parameter: { name: 'ids', in: 'query', explode: 'yes', schema: { type: 'array' } },
+    want: 'query parameter ids declares explode "yes": it is true or false',
+  },
+  {
+    given: 'a header in the form style',
+    parameter: { name: 'X-Tags', in: 'header', style: 'form', schema: { type: 'array' } },
+    want: 'header parameter X-Tags declares style "form", which the runtime cannot send: it sends header parameters as simple',
+  },
+  {
+    given: 'a path parameter in the label style',
+    parameter: { name: 'petId', in: 'path', required: true, style: 'label', schema: { type: 'string' } },
+    want: 'path parameter petId declares style "label", which the runtime cannot send: it sends path parameters as simple',
+  },
+];
+
 describe('emitOperations: what it refuses', () => {
   it.each([
     { given: 'an operationId without a group', operationId: 'getPet' },
@@ -564,6 +658,11 @@ describe('emitOperations: what it refuses', () => {
       operation: { summary: 'nameless' },
       want: 'POST /pets has no operationId',
     },
+    ...styleRefusals.map(({ given, parameter, want }) => ({
+      given,
+      operation: { operationId: 'pets.create', parameters: [parameter] },
+      want: `${fragmentSource}: pets.create: ${want}`,
+    })),
   ])('$given', ({ operation, want }) => {
     const spec = documentOf({ paths: operationAt('/pets', operation as JsonObject, 'post') });
     expect(() => emitOperations(spec, 'pets', fragmentSource)).toThrow(want);
