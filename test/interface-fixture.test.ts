@@ -16,7 +16,7 @@ import { emitValidators } from '../scripts/steps/validators.js';
 import { createClientCore } from '../src/runtime/client.js';
 import type { FacadeRuntime } from '../src/runtime/contract.js';
 import type { InterfaceDefinition, OperationTable } from '../src/runtime/definition.js';
-import type { ClientOptions } from '../src/runtime/client-options.js';
+import { type ClientOptions, commonOptionNames } from '../src/runtime/client-options.js';
 import { ConfigurationError, ProblemError, RequestValidationError } from '../src/runtime/errors.js';
 import { type LoopbackServer, sendJson, startLoopbackServer } from './helpers/loopback.js';
 
@@ -193,7 +193,7 @@ describe('a fifth interface through its definition alone', () => {
       } as never),
     ).toThrow(
       new ConfigurationError(
-        'widgets client: unknown option timeoutMS (did you mean timeoutMs?); known options: baseUrl, clientId, clientSecret, tls, proxy, dispatcher, tokenSkewSeconds, responseValidation, retry, timeoutMs, rateLimit, rateLimiter, journal, logger, maskDocuments, routes',
+        `widgets client: unknown option timeoutMS (did you mean timeoutMs?); known options: ${commonOptionNames.join(', ')}`,
       ),
     );
   });

@@ -8,7 +8,9 @@ import { ConfigurationError } from './errors.js';
 import type { IdempotencyJournal } from './journal.js';
 import type { Logger } from './logging.js';
 import type { RateLimit, RequestLimiter } from './rate-limiter.js';
+import type { Middleware } from './middleware.js';
 import type { RetryPolicy } from './retry.js';
+import type { TelemetryOption } from './telemetry.js';
 import type { TlsOptions, TransportOptions } from './transport.js';
 
 export interface ClientOptions {
@@ -53,6 +55,17 @@ export interface ClientOptions {
    * e.g. `{ 'ted.create': '/transfers/ted' }` once the provider publishes them. Same path parameters.
    */
   readonly routes?: Readonly<Record<string, string>>;
+  /**
+   * Your own hooks on every attempt, after the token is added and before the request leaves
+   * (`onRequest` may add headers), then on its answer (`onResponse`) or failure (`onError`): middleware.ts.
+   */
+  readonly middleware?: readonly Middleware[];
+  /**
+   * OpenTelemetry spans and metrics go to the providers the application registered with `@opentelemetry/api`
+   * (an optional peer); `false` turns them off. `{ propagateTraceContext: true }` also sends W3C `traceparent`
+   * on every request (off by default: the platform's acceptance of extra headers is not shown).
+   */
+  readonly telemetry?: TelemetryOption;
 }
 
 /** Names of the options every client takes (each interface adds its own in its definition). */
@@ -73,6 +86,8 @@ export const commonOptionNames = [
   'logger',
   'maskDocuments',
   'routes',
+  'middleware',
+  'telemetry',
 ] as const satisfies readonly (keyof ClientOptions)[];
 
 /** The operation table with the caller's routes for provisional operations; shown routes cannot change. */
@@ -110,6 +125,8 @@ export type { CallPromise, CallResponse } from './contract.js';
 export type { TlsOptions } from './transport.js';
 export type { LogEvent, Logger } from './logging.js';
 export type { RetryPolicy } from './retry.js';
+export type { Middleware, MiddlewareFailure, MiddlewareRequest, MiddlewareResponse } from './middleware.js';
+export type { TelemetryOption } from './telemetry.js';
 export type { RateLimit, RequestLimiter } from './rate-limiter.js';
 export {
   type IdempotencyJournal,

@@ -9,6 +9,8 @@ import type { FacadeRuntime } from './contract.js';
 import type { InterfaceDefinition, OperationTable } from './definition.js';
 import { createRuntime, type DocumentChecks, type RuntimeOptions } from './runtime.js';
 import { ConfigurationError } from './errors.js';
+import { checkMiddleware } from './middleware.js';
+import { checkTelemetryOption, type ClientTelemetry, clientTelemetry } from './telemetry.js';
 import { checkJournal, type ResumedCall, type ResumeOptions, resumeInDoubtCalls } from './journal.js';
 import type { Step } from './pipeline.js';
 import { type RateLimit, RateLimiter, type RequestLimiter } from './rate-limiter.js';
@@ -109,14 +111,23 @@ export function createClientCore<Options extends CommonClientOptions>(
   const tokenRequest = definition.client.tokenRequest(baseUrl, options, operations);
   const tokens = new TokenCache({
     skewSeconds: options.tokenSkewSeconds ?? 60,
-    issue: async () => {
-      const token = await requestToken(transport.send, tokenRequest);
-      options.logger?.({ level: 'info', event: 'token', data: { issued: true, expiresIn: token.expiresIn } });
-      return token;
+    issue: async (reason, requester) => {
+      const span = requester?.token(reason, tokenRequest.request.url);
+      try {
+        const token = await requestToken(transport.send, tokenRequest);
+        span?.end();
+        options.logger?.({ level: 'info', event: 'token', data: { issued: true, expiresIn: token.expiresIn } });
+        return token;
+      } catch (error) {
+        span?.end(error, (error as { status?: number }).status);
+        throw error;
+      }
     },
   });
   // One limiter per client: forAccount() and the other runtimes of a client share its budget.
   const rateLimiter = limiterOf(options, definition.client.defaultRateLimits);
+  const middleware = options.middleware === undefined ? undefined : checkMiddleware(options.middleware);
+  checkTelemetryOption(options.telemetry);
   const [main] = definition.documents;
   const loadMain = async (): Promise<DocumentChecks> => {
     const modules = await main.load();
@@ -137,8 +148,12 @@ export function createClientCore<Options extends CommonClientOptions>(
     ...(options.journal !== undefined ? { journal: { journal: checkJournal(options.journal), scope: definition.name } } : {}),
     maskDocuments: options.maskDocuments ?? true,
     secrets: () => [...tokenRequest.secrets, tokens.peek() ?? ''],
+    ...(middleware ? { middleware } : {}),
   };
+  const telemetryAt = (address: string): ClientTelemetry =>
+    clientTelemetry({ interfaceName: definition.name, baseUrl: address, option: options.telemetry });
   const interfaceSteps = definition.client.steps;
+  const mainTelemetry = telemetryAt(baseUrl);
 
   const core: ClientCore = {
     baseUrl,
@@ -150,15 +165,17 @@ export function createClientCore<Options extends CommonClientOptions>(
       };
       if (variant.document) {
         const { document } = variant;
+        const documentUrl = checkBaseUrl(document.baseUrl);
         return createRuntime({
           ...shared,
-          baseUrl: checkBaseUrl(document.baseUrl),
+          telemetry: telemetryAt(documentUrl),
+          baseUrl: documentUrl,
           operations: document.operations,
           checks: document.checks,
           steps,
         });
       }
-      return createRuntime({ ...shared, baseUrl, operations, checks: loadMain, tokens, steps });
+      return createRuntime({ ...shared, telemetry: mainTelemetry, baseUrl, operations, checks: loadMain, tokens, steps });
     },
     lifecycle: {
       rotateCertificate: (tls) => transport.rotate(tls),

@@ -6,6 +6,7 @@
 import type { CallOptions, OperationInfo } from './contract.js';
 import type { CrossFieldChecks } from './cross-field.js';
 import type { CallContext, ContratoError, NotRetried } from './errors.js';
+import type { CallTelemetry } from './telemetry.js';
 import type { CompiledValidator } from './validation.js';
 
 /** The arguments of a facade call, as the caller gave them (then completed by the steps). */
@@ -43,6 +44,8 @@ export interface CallState {
   notRetried?: NotRetried | undefined;
   /** The journal answered with the recorded result of an earlier success under the same reference: nothing was sent. */
   fromJournal?: boolean | undefined;
+  /** The call's spans and metrics (telemetry.ts); absent in a call made without a client (a step's own test). */
+  telemetry?: CallTelemetry | undefined;
 }
 
 export interface Call {

@@ -9,7 +9,7 @@ import type { CrossFieldChecks } from './cross-field.js';
 import {
   ConfigurationError,
   type CallContext,
-  type ContratoError,
+  ContratoError,
   HttpError,
   isProblem,
   notRetriedWords,
@@ -40,6 +40,8 @@ import { type ClientCredentials, defaultSteps } from './steps/index.js';
 import type { TokenCache } from './token-cache.js';
 import type { Send } from './transport.js';
 import { answerIssues } from './contract-check.js';
+import type { Middleware } from './middleware.js';
+import { type CallEnding, type ClientTelemetry, noTelemetry } from './telemetry.js';
 
 /** `off`: read responses as they come; `warn`: log contract breaks; `strict`: throw on them. All three accept section 9.3 additions. */
 export type ResponseValidation = 'off' | 'warn' | 'strict';
@@ -80,6 +82,10 @@ export interface RuntimeOptions {
   readonly now?: () => Date;
   readonly random?: () => number;
   readonly sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** The caller's hooks on every attempt (the client option `middleware`). */
+  readonly middleware?: readonly Middleware[];
+  /** Spans and metrics of the calls (the client's, over the OpenTelemetry API when there is one). */
+  readonly telemetry?: ClientTelemetry;
   /** The steps of a call, from the default list: an interface adds its own here. */
   readonly steps?: (defaults: readonly Step[]) => readonly Step[];
 }
@@ -132,6 +138,7 @@ export function createRuntime(options: RuntimeOptions): FacadeRuntime {
       onRequest: log('debug', 'request'),
       onAnswer: log('info', 'response'),
       scrub: (text) => scrub(text),
+      ...(options.middleware?.length ? { middleware: options.middleware } : {}),
     },
   });
   const run = compose(options.steps ? options.steps(defaults) : defaults);
@@ -245,17 +252,34 @@ export function createRuntime(options: RuntimeOptions): FacadeRuntime {
     if (callOptions?.reference !== undefined && !options.journal)
       throw new ConfigurationError(`${operationId}: a reference needs the client option journal, where it is kept`, { operationId });
     const checks = await checksOf(operationId);
-    const state: CallState = { attempts: 0, idempotencyKey: undefined, maybeExecuted: false };
-    const outcome = await run({
-      info,
-      args: args as CallArgs,
-      options: callOptions,
-      checks,
-      headers: {},
-      signal: callOptions?.signal,
-      state,
+    const telemetry = (options.telemetry ?? noTelemetry).call(info);
+    const state: CallState = { attempts: 0, idempotencyKey: undefined, maybeExecuted: false, telemetry };
+    const ending = (status: number | undefined, error: unknown): CallEnding => ({
+      status,
+      error,
+      attempts: state.attempts,
+      idempotencyKeySent: state.idempotencyKey !== undefined,
+      outcomeUnknown: error instanceof ContratoError && error.outcomeUnknown,
+      notRetried: state.notRetried?.reason,
+      fromJournal: state.fromJournal === true,
     });
-    return settle(info, checks, state, outcome, callOptions);
+    try {
+      const outcome = await run({
+        info,
+        args: args as CallArgs,
+        options: callOptions,
+        checks,
+        headers: {},
+        signal: callOptions?.signal,
+        state,
+      });
+      const answered = settle(info, checks, state, outcome, callOptions);
+      telemetry.end(ending(answered.response.status, undefined));
+      return answered;
+    } catch (error) {
+      telemetry.end(ending(error instanceof HttpError ? error.status : undefined, error));
+      throw error;
+    }
   }
 
   function invoke(operationId: string, args: object, callOptions?: CallOptions): ContratoCallPromise<unknown> {

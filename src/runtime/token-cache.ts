@@ -1,3 +1,5 @@
+import type { CallTelemetry, TokenReason } from './telemetry.js';
+
 /**
  * Access-token cache of one credential: reused until shortly before it expires, refreshed by a single
  * request however many calls need it at once, and dropped when the server answers 401.
@@ -9,8 +11,8 @@ export interface IssuedToken {
 }
 
 export interface TokenCacheOptions {
-  /** Requests a new token from the server. */
-  readonly issue: () => Promise<IssuedToken>;
+  /** Requests a new token from the server, for `reason`, on behalf of the call that needed it first. */
+  readonly issue: (reason: TokenReason, requester: CallTelemetry | undefined) => Promise<IssuedToken>;
   /** Renew this many seconds before expiry, so a token never expires in flight. Default 60. */
   readonly skewSeconds?: number;
   readonly now?: () => number;
@@ -19,7 +21,9 @@ export interface TokenCacheOptions {
 export class TokenCache {
   private current: { token: string; renewAt: number } | null = null;
   private inFlight: Promise<string> | null = null;
-  private readonly issue: () => Promise<IssuedToken>;
+  private readonly issue: TokenCacheOptions['issue'];
+  /** Why the next token request is made, when there is no token to judge: the last one was refused, or none was had. */
+  private withoutToken: TokenReason = 'first';
   private readonly skewMs: number;
   private readonly now: () => number;
 
@@ -29,10 +33,10 @@ export class TokenCache {
     this.now = options.now ?? Date.now;
   }
 
-  /** A valid access token, from the cache or from one shared token request. */
-  async get(): Promise<string> {
+  /** A valid access token, from the cache or from one shared token request (in the telemetry of the call that started it). */
+  async get(requester?: CallTelemetry): Promise<string> {
     if (this.current && this.now() < this.current.renewAt) return this.current.token;
-    this.inFlight ??= this.refresh().finally(() => {
+    this.inFlight ??= this.refresh(this.current ? 'expiry' : this.withoutToken, requester).finally(() => {
       this.inFlight = null;
     });
     return this.inFlight;
@@ -45,15 +49,18 @@ export class TokenCache {
 
   /** Forget `token` (the server rejected it); a newer token already cached is kept. */
   invalidate(token: string): void {
-    if (this.current?.token === token) this.current = null;
+    if (this.current?.token !== token) return;
+    this.current = null;
+    this.withoutToken = 'rejected';
   }
 
-  private async refresh(): Promise<string> {
-    const issued = await this.issue();
+  private async refresh(reason: TokenReason, requester: CallTelemetry | undefined): Promise<string> {
+    const issued = await this.issue(reason, requester);
     // A lifetime shorter than twice the skew would be renewed on every call; keep half of it instead.
     const lifetimeMs = issued.expiresIn * 1000;
     const renewAt = this.now() + Math.max(lifetimeMs - this.skewMs, lifetimeMs / 2);
     this.current = { token: issued.accessToken, renewAt };
+    this.withoutToken = 'expiry';
     return issued.accessToken;
   }
 }

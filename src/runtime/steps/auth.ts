@@ -30,7 +30,7 @@ const carriesAuthorization = (call: Call): boolean =>
 /** A token that could not be had: the call was not sent, so it may be tried again whatever its method. */
 async function tokenOrFailure(tokens: TokenCache, call: Call): Promise<string | Outcome> {
   try {
-    return await tokens.get();
+    return await tokens.get(call.state.telemetry);
   } catch (error) {
     if (!(error instanceof ContratoError)) throw error;
     const transient = error instanceof ConnectionError || (error instanceof HttpError && retryableStatuses.has(error.status));
@@ -62,6 +62,7 @@ export function authStep(services: AuthServices): Step {
       // Revoked or expired early: renew once and send once more.
       tokens.invalidate(token);
       services.onRenewal?.(call.info.operationId);
+      call.state.telemetry?.resending('401');
       const renewed = await tokenOrFailure(tokens, call);
       if (typeof renewed !== 'string') return renewed;
       call.state.attempts += 1;

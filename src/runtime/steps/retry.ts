@@ -8,6 +8,7 @@
 import type { CallOptions } from '../contract.js';
 import type { NotRetried } from '../errors.js';
 import type { Outcome, Step } from '../pipeline.js';
+import { errorTypeOf } from '../telemetry.js';
 import { backoffMs, defaultRetryPolicy, mayRetry, type RetryPolicy, retryableStatuses, retryAfterMs } from '../retry.js';
 
 export interface RetryServices {
@@ -70,6 +71,8 @@ export function waitBeforeRetry(
   return 'waitMs' in decision ? decision.waitMs : undefined;
 }
 
+const statusOf = (outcome: Outcome): number | undefined => (outcome.kind === 'answer' ? outcome.answer.status : undefined);
+
 /** Whether the wait before the next attempt came from the server's Retry-After. */
 const waitsForRetryAfter = (outcome: Outcome): boolean =>
   outcome.kind === 'answer' &&
@@ -106,6 +109,10 @@ export function retryStep(services: RetryServices): Step {
             deadlineSeconds: policy.deadlineMs / 1000,
           });
         }
+        call.state.telemetry?.retrying(
+          errorTypeOf(outcome.kind === 'failure' ? outcome.error : undefined, statusOf(outcome)) ?? 'unknown',
+          waitMs,
+        );
         services.onRetry?.(call.info.operationId, {
           attempt: call.state.attempts,
           waitMs,

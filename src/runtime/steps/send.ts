@@ -9,7 +9,9 @@ import type { OperationInfo } from '../contract.js';
 import { AuthError, ConnectionError, ResponseValidationError, withCallContext } from '../errors.js';
 import { type Call, contextOf, type Outcome, type Step } from '../pipeline.js';
 import { serializeQuery } from '../query.js';
+import { afterAnswer, afterFailure, beforeSending, type Middleware } from '../middleware.js';
 import { rootCauseOf, targetOfUrl } from '../root-cause.js';
+import { noAttemptTelemetry } from '../telemetry.js';
 import type { OutgoingRequest, Send } from '../transport.js';
 
 export interface SendServices {
@@ -20,6 +22,8 @@ export interface SendServices {
   readonly onAnswer?: (operationId: string, data: Record<string, unknown>) => void;
   /** Scrubs what a failure quotes when no code explains it (the runtime's redaction, which knows the secrets). */
   readonly scrub?: (text: string) => string;
+  /** The caller's hooks on each attempt (the client option `middleware`). */
+  readonly middleware?: readonly Middleware[] | undefined;
 }
 
 /** Node/undici failures that mean "no (complete) answer"; a cancellation is not one of them. */
@@ -110,61 +114,76 @@ function parsedBody(call: Call, status: number, headers: Headers, text: string):
   }
 }
 
+/** How a send that threw ended: a TLS refusal or a connection failure as an outcome; anything else (a cancellation, the timer) is not one. */
+function failureOf(error: unknown, call: Call, url: string, scrub: SendServices['scrub']): Outcome | undefined {
+  // A TLS verdict comes from the TLS layer itself (an alert, a verify error): nothing was executed.
+  if (error instanceof AuthError) {
+    return {
+      kind: 'failure',
+      error: withCallContext(error, contextOf(call)),
+      retryable: false,
+      beforeSending: false,
+      maybeExecuted: false,
+    };
+  }
+  // What happened decides the class, not a timer that also ran out: a reset is a reset.
+  if (!isConnectionFailure(error)) return undefined;
+  const root = rootCauseOf(error, url, scrub);
+  const failure = new ConnectionError(
+    `${call.info.operationId}: the connection failed before a complete answer: ${root.text}`,
+    contextOf(call),
+    { cause: error, code: root.code, target: root.target },
+  );
+  return { kind: 'failure', error: failure, retryable: true, beforeSending: false, maybeExecuted: !neverSent(error) };
+}
+
 export function sendStep(services: SendServices): Step {
+  const { middleware } = services;
   return {
     name: 'send',
-    async run(call, next): Promise<Outcome> {
-      void next;
+    async run(call): Promise<Outcome> {
       const built = await buildRequest(services.baseUrl, call);
-      const { info } = call;
+      const { info, state } = call;
       // Where this attempt goes and whether its answer began: the timeout step says so when time runs out.
-      call.state.target = targetOfUrl(built.url);
-      call.state.answeredStatus = undefined;
-      const request: OutgoingRequest = {
-        ...built,
-        onHeaders: (status) => {
-          call.state.answeredStatus = status;
-        },
-      };
-      services.onRequest?.(info.operationId, {
-        method: request.method,
-        path: info.path,
-        attempt: call.state.attempts,
-        args: call.args,
-        headers: { ...call.options?.headers, ...call.headers },
-      });
-      const started = performance.now();
+      state.target = targetOfUrl(built.url);
+      state.answeredStatus = undefined;
+      const attempt = state.telemetry?.attempt(state.attempts - 1) ?? noAttemptTelemetry;
+      const hooked = { operationId: info.operationId, attempt: state.attempts, method: built.method, url: built.url };
+      const headers = attempt.headers === noAttemptTelemetry.headers ? built.headers : { ...built.headers, ...attempt.headers };
+      let sending = false;
+      let started = 0;
       let answer: Awaited<ReturnType<Send>>;
       try {
-        answer = await services.send(request);
+        const request: OutgoingRequest = {
+          ...built,
+          headers: middleware ? await beforeSending(middleware, hooked, headers) : headers,
+          onHeaders: (status) => {
+            state.answeredStatus = status;
+          },
+        };
+        services.onRequest?.(info.operationId, {
+          method: request.method,
+          path: info.path,
+          attempt: state.attempts,
+          args: call.args,
+          headers: { ...call.options?.headers, ...call.headers },
+        });
+        sending = true;
+        started = performance.now();
+        answer = await attempt.within(() => services.send(request));
       } catch (error) {
-        // A TLS verdict comes from the TLS layer itself (an alert, a verify error): nothing was executed.
-        if (error instanceof AuthError) {
-          return {
-            kind: 'failure',
-            error: withCallContext(error, contextOf(call)),
-            retryable: false,
-            beforeSending: false,
-            maybeExecuted: false,
-          };
-        }
-        // What happened decides the class, not a timer that also ran out: a reset is a reset.
-        if (isConnectionFailure(error)) {
-          const root = rootCauseOf(error, request.url, services.scrub);
-          const failure = new ConnectionError(
-            `${info.operationId}: the connection failed before a complete answer: ${root.text}`,
-            contextOf(call),
-            { cause: error, code: root.code, target: root.target },
-          );
-          return { kind: 'failure', error: failure, retryable: true, beforeSending: false, maybeExecuted: !neverSent(error) };
-        }
-        throw error;
+        const failure = failureOf(error, call, built.url, services.scrub);
+        const reported = failure?.kind === 'failure' ? failure.error : error;
+        attempt.failed(reported);
+        // A hook's own error is the caller's: it is not reported back to the hooks.
+        if (middleware && sending) await afterFailure(middleware, hooked, reported);
+        if (!failure) throw error;
+        return failure;
       }
-      services.onAnswer?.(info.operationId, {
-        status: answer.status,
-        ms: Math.round(performance.now() - started),
-        attempt: call.state.attempts,
-      });
+      attempt.answered(answer.status);
+      const durationMs = performance.now() - started;
+      if (middleware) await afterAnswer(middleware, { ...hooked, status: answer.status, headers: answer.headers, durationMs });
+      services.onAnswer?.(info.operationId, { status: answer.status, ms: Math.round(durationMs), attempt: state.attempts });
       const parsed = parsedBody(call, answer.status, answer.headers, answer.body);
       if ('invalidJson' in parsed) {
         // The parser's message quotes the start of the body, which may hold a document or an echoed secret: not repeated.
