@@ -32,6 +32,7 @@ import { checkBaseUrl, Transport } from '../../src/runtime/transport.js';
 import { createTestPki, type TestPki } from '../helpers/certificates.js';
 import { startMutualTlsServer } from '../helpers/https-server.js';
 import { startLoopbackServer, type RecordedRequest } from '../helpers/loopback.js';
+import { type InstalledTelemetry, installTelemetry } from '../telemetry/sdk.js';
 
 const clientId = 'baas_partner';
 const clientSecret = 'cs_live_Rk7Qm2Xw9Lp4Zt6V';
@@ -52,14 +53,21 @@ let pki: TestPki;
 let privateKeyPem: string;
 let privateKeyRuns: string[];
 
+// Every call below also runs with an OpenTelemetry SDK registered: its spans are scanned like the errors.
+let telemetry: InstalledTelemetry;
+
 beforeAll(() => {
+  telemetry = installTelemetry();
   pki = createTestPki();
   privateKeyPem = pki.otherClient.key;
   const lines = privateKeyPem.split('\n').filter((line) => line.length === 64);
   privateKeyRuns = lines.slice(1, 4).flatMap((line) => [line.slice(0, 20), line.slice(40)]);
 });
 
-afterAll(() => pki.dispose());
+afterAll(async () => {
+  pki.dispose();
+  await telemetry.uninstall();
+});
 
 /** What must never show, with the reason each would be a leak. */
 function betrayals(): { what: string; text: string }[] {
@@ -487,6 +495,18 @@ describe('no rendering of any error shows a secret or a document', () => {
     expect(error).toBeInstanceOf(want);
     expect(error).toBeInstanceOf(ContratoError);
     expect(leaksOf(error), inspect(error, { depth: Infinity })).toEqual([]);
+  });
+
+  it('nor does any attribute or event of the spans those calls made (run after them)', () => {
+    const spans = telemetry.spans();
+    expect(spans.length).toBeGreaterThan(cases.length);
+    const found = spans.flatMap((span) => {
+      const said = JSON.stringify({ name: span.name, attributes: span.attributes, events: span.events });
+      return betrayals()
+        .filter((betrayal) => said.includes(betrayal.text))
+        .map((betrayal) => `${betrayal.what} in span ${span.name}`);
+    });
+    expect([...new Set(found)]).toEqual([]);
   });
 
   it('covers every error class the package exports', () => {
