@@ -98,6 +98,7 @@ beforeAll(() => {
   for (const [file, folder] of [
     ['esm.ts', consumer],
     ['calls.ts', consumer],
+    ['telemetry.mjs', consumer],
     ['cjs.ts', cjsConsumer],
     ['calls.ts', cjsConsumer],
   ] as const) {
@@ -340,6 +341,30 @@ describe('the packed contrato', () => {
     );
     expect(migrate.status).toBe(2);
     expect(migrate.stderr).toBe('contrato: db migrate needs the pg package beside contrato: npm install pg\n');
+  });
+
+  it('imports every subpath and calls a client without @opentelemetry/api (an optional peer); with it, the call makes spans', () => {
+    const run = (mode: string) => spawnSync(process.execPath, ['telemetry.mjs', mode], { cwd: consumer, encoding: 'utf8' });
+    const without = run('without-sdk');
+    expect(without.stderr).toBe('');
+    const subpaths = Object.keys(JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')).exports).filter(
+      (each) => !each.endsWith('.json'),
+    );
+    expect(JSON.parse(without.stdout)).toEqual({ subpaths: subpaths.length, balance: 1, spans: [] });
+    // The user installs the API and an SDK (this checkout's copies, linked as npm would place them).
+    const linked = join(consumer, 'node_modules/@opentelemetry');
+    symlinkSync(join(projectRoot, 'node_modules/@opentelemetry'), linked);
+    try {
+      const traced = run('with-sdk');
+      expect(traced.stderr).toBe('');
+      expect(JSON.parse(traced.stdout)).toEqual({
+        subpaths: subpaths.length,
+        balance: 1,
+        spans: ['token', 'GET /accounts/{id}/balance', 'accounts.balance'],
+      });
+    } finally {
+      rmSync(linked);
+    }
   });
 
   it("type-checks the sandbox guide's vitest suite, which imports nothing of contrato but its subpaths", () => {
