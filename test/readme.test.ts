@@ -7,7 +7,7 @@
  * on stderr. No file the README does not create is put in the folder.
  */
 import { execFile } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,6 +17,7 @@ import { projectRoot } from '../scripts/lib.js';
 import { sandboxModules } from '../src/sandbox/modules.js';
 import type { RunningSandbox } from '../src/sandbox/server.js';
 import { addressVariableOf, describedDefinitions } from './helpers/interfaces.js';
+import { installContrato, tsxLoader } from './helpers/checkout-package.js';
 import { startSeeded } from './helpers/sandbox.js';
 
 const run = promisify(execFile);
@@ -28,7 +29,6 @@ const examples = [...readme.matchAll(/<!-- readme-example: ([a-z-]+) -->\n```ts\
 const shellCommands = [...readme.matchAll(/<!-- readme-shell: ([a-z-]+) -->\n```sh\n([\s\S]*?)```/g)].flatMap((match) =>
   match[2]!.split('\n').filter((line) => line.trim() !== ''),
 );
-const tsxLoader = import.meta.resolve('tsx');
 /** The variables the examples read their addresses from, and the interface each one names. */
 const addressVariables = Object.fromEntries(
   describedDefinitions().map((definition) => [addressVariableOf(definition.name), definition.name]),
@@ -36,39 +36,6 @@ const addressVariables = Object.fromEntries(
 const userFolder = mkdtempSync(join(tmpdir(), 'contrato-readme-'));
 let sandbox: RunningSandbox;
 const environment: Record<string, string> = {};
-
-/** contrato as npm would install it into `folder`, its entry points and bin leading to this checkout's sources. */
-function installContrato(folder: string): void {
-  const manifest = JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as {
-    exports: Record<string, string | { default: string }>;
-  };
-  const packageDir = join(folder, 'node_modules/contrato');
-  mkdirSync(join(folder, 'node_modules/.bin'), { recursive: true });
-  mkdirSync(packageDir);
-  const exports: Record<string, { types: string; default: string }> = {};
-  for (const [subpath, target] of Object.entries(manifest.exports)) {
-    const built = typeof target === 'string' ? target : target.default;
-    const source = /^\.\/dist\/(src\/.+)\.js$/.exec(built)?.[1];
-    if (!source) continue;
-    const file = subpath === '.' ? 'index' : subpath.slice(2);
-    writeFileSync(join(packageDir, `${file}.mjs`), `export * from ${JSON.stringify(join(projectRoot, `${source}.ts`))};\n`);
-    writeFileSync(join(packageDir, `${file}.d.ts`), `export * from ${JSON.stringify(join(projectRoot, `${source}.js`))};\n`);
-    exports[subpath] = { types: `./${file}.d.ts`, default: `./${file}.mjs` };
-  }
-  const bin = join(packageDir, 'contrato.sh');
-  writeFileSync(bin, `#!/bin/sh\nexec "${process.execPath}" --import "${tsxLoader}" "${join(projectRoot, 'src/cli/main.ts')}" "$@"\n`);
-  chmodSync(bin, 0o755);
-  writeFileSync(
-    join(packageDir, 'package.json'),
-    JSON.stringify({ name: 'contrato', version: '0.0.0-checkout', type: 'module', bin: { contrato: 'contrato.sh' }, exports }),
-  );
-  writeFileSync(join(folder, 'node_modules/.bin/contrato'), `#!/bin/sh\nexec "${bin}" "$@"\n`);
-  chmodSync(join(folder, 'node_modules/.bin/contrato'), 0o755);
-  writeFileSync(
-    join(folder, 'package.json'),
-    JSON.stringify({ name: 'readme-user', private: true, type: 'module', dependencies: { contrato: '*' } }),
-  );
-}
 
 beforeAll(async () => {
   installContrato(userFolder);

@@ -3,20 +3,10 @@
  * command starts anything: a missing one ends it in one line naming what to install, at the version
  * contrato declares for it.
  */
-import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
+import { contratoManifest } from '../runtime/package-manifest.js';
 
-/** contrato's package.json, above this file (src/cli or dist/src/cli). */
-export function contratoManifest(): { name?: string; version?: string; peerDependencies?: Record<string, string> } | undefined {
-  for (const relative of ['../../package.json', '../../../package.json']) {
-    const path = fileURLToPath(new URL(relative, import.meta.url));
-    if (!existsSync(path)) continue;
-    const manifest = JSON.parse(readFileSync(path, 'utf8')) as { name?: string };
-    if (manifest.name === 'contrato') return manifest;
-  }
-  return undefined;
-}
+export { contratoManifest };
 
 /** The optional packages the site build needs (its pages are Markdown, its reference pages Redoc). */
 export const docsPackages = ['@redocly/cli', 'marked'] as const;

@@ -52,6 +52,7 @@ export const guideTitles: Record<string, string> = {
   'pix-notifications': 'Pix notifications',
   'long-polling': 'Long polling',
   'running-several-replicas': 'Several replicas',
+  observability: 'Observability',
   sandbox: 'Sandbox',
   mocks: 'Mocks',
   'updating-a-spec': 'Updating a spec',

@@ -7,6 +7,7 @@
  * name a module its users may not have installed.
  */
 import { createRequire } from 'node:module';
+import { contratoManifest } from './package-manifest.js';
 
 export type Attributes = Record<string, string | number | boolean>;
 
@@ -79,3 +80,9 @@ export function openTelemetryApi(): OpenTelemetryApi | null {
   }
   return api;
 }
+
+/** contrato's tracer: its spans' instrumentation scope is the package's name and version. */
+export const contratoTracer = (api: OpenTelemetryApi): Tracer => api.trace.getTracer('contrato', contratoManifest()?.version);
+
+/** contrato's meter, under the same scope as its tracer. */
+export const contratoMeter = (api: OpenTelemetryApi): Meter => api.metrics.getMeter('contrato', contratoManifest()?.version);

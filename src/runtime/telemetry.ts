@@ -18,6 +18,8 @@ import { ConfigurationError } from './errors.js';
 import {
   type Attributes,
   type Context,
+  contratoMeter,
+  contratoTracer,
   type Counter,
   errorStatus,
   type Histogram,
@@ -124,7 +126,7 @@ interface Instruments {
 function instrumentsOf(api: OpenTelemetryApi): () => Instruments {
   let made: { meter: Meter; instruments: Instruments } | undefined;
   return () => {
-    const meter = api.metrics.getMeter('contrato');
+    const meter = contratoMeter(api);
     if (made?.meter === meter) return made.instruments;
     const instruments: Instruments = {
       duration: meter.createHistogram('http.client.request.duration', {
@@ -154,7 +156,7 @@ export function clientTelemetry(options: ClientTelemetryOptions): ClientTelemetr
   if (options.option === false) return noTelemetry;
   const api = openTelemetryApi();
   if (!api) return noTelemetry;
-  const tracer = api.trace.getTracer('contrato');
+  const tracer = contratoTracer(api);
   const instruments = instrumentsOf(api);
   const server = serverOf(options.baseUrl);
   const propagate = typeof options.option === 'object' && options.option.propagateTraceContext === true;
