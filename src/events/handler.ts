@@ -4,9 +4,12 @@
  * after 2 minutes up to 5 failures, then every 15 and 60 minutes; more than 15 consecutive failures
  * disable the webhook). Before handling, it claims the delivery's dedupe key in a DeliveryStore: of
  * simultaneous identical deliveries exactly one is handled, a key handled before is acknowledged as a
- * duplicate, and one being handled elsewhere is answered 503 so the platform resends it later.
+ * duplicate, and one being handled elsewhere is answered 503 so the platform resends it later. Each delivery
+ * is an OpenTelemetry server span and a count by outcome (delivery-telemetry.ts).
  */
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Attributes } from '../runtime/telemetry-api.js';
+import { type DeliveryOutcome, type DeliveryTelemetry, deliveryTelemetry, refusedOutcome } from './delivery-telemetry.js';
 import { handleOnce, handleOnceInTransaction, type OnceOutcome } from './once.js';
 import { dedupeKey, EventValidationError, parseEvent, type ParsedEvent } from './parse.js';
 import { answer, type Handler, type ReceiverOptions, type ReceiverSettings, receiveBody, receiverSettings } from './receiver.js';
@@ -71,13 +74,20 @@ export function createTransactionalWebhookHandler<Transaction>(options: Transact
   );
 }
 
+/**
+ * `contrato.event.type` of a delivery: a type this version knows, or `_OTHER` (OpenTelemetry's word for a
+ * value outside the known set): an unknown `type` is whatever the sender wrote, of unbounded cardinality.
+ */
+const eventTypeAttribute = (type: string | undefined, known: boolean): Attributes =>
+  type === undefined ? {} : { 'contrato.event.type': known ? type : '_OTHER' };
+
 function webhookHandler(settings: ReceiverSettings, handleEvent: HandleEvent): Handler {
   const { leaseMs, maxBodyBytes, bodyTimeoutMs, maxNestingDepth, report } = settings;
   const retryAfterSeconds = String(Math.ceil(leaseMs / 1000));
 
-  const handle: Handler = async (request, response) => {
+  const handle = async (request: IncomingMessage, response: ServerResponse, telemetry: DeliveryTelemetry): Promise<DeliveryOutcome> => {
     const bytes = await receiveBody(request, response, { maxBodyBytes, bodyTimeoutMs }, report);
-    if (!bytes) return;
+    if (!bytes) return refusedOutcome(response);
 
     let event: ParsedEvent;
     let key: string;
@@ -87,34 +97,44 @@ function webhookHandler(settings: ReceiverSettings, handleEvent: HandleEvent): H
     } catch (error) {
       if (!(error instanceof EventValidationError)) throw error;
       report(error, request);
-      return answer(response, 400, {
+      // eventType is set only for a type this version knows whose payload broke its schema.
+      telemetry.describe(eventTypeAttribute(error.eventType, true));
+      answer(response, 400, {
         error: error.message,
         issues: error.issues.map((issue) => ({ pointer: issue.pointer, rule: issue.rule, message: issue.message })),
       });
+      return 'invalid';
     }
 
-    const outcome = await handleEvent(key, event, request);
-    if (outcome === 'duplicate') return answer(response, 200, { received: true, duplicate: true });
-    if (outcome === 'in-progress') {
-      return answer(
+    telemetry.describe(eventTypeAttribute(event.type, event.known));
+    const outcome = await telemetry.within(() => handleEvent(key, event, request));
+    if (outcome === 'duplicate') answer(response, 200, { received: true, duplicate: true });
+    else if (outcome === 'in-progress') {
+      answer(
         response,
         503,
         { error: 'this event is being handled by another delivery; resend it later' },
         { 'retry-after': retryAfterSeconds },
       );
-    }
-    if (outcome === 'failed') return answer(response, 500, { error: 'the event could not be handled; it will be resent' });
-    answer(response, 200, { received: true });
+    } else if (outcome === 'failed') answer(response, 500, { error: 'the event could not be handled; it will be resent' });
+    else answer(response, 200, { received: true });
+    return outcome;
   };
 
   return async (request, response) => {
+    const telemetry = deliveryTelemetry('webhook', 'webhook delivery', request);
     try {
-      await handle(request, response);
+      telemetry.end(await handle(request, response, telemetry), response);
     } catch (error) {
       // A store that failed, or anything unexpected: not acknowledged, so the platform resends it.
       report(error, request);
-      if (storeUnavailable(error)) answer(response, 503, { error: 'the delivery store cannot be reached now; resend the event later' });
-      else answer(response, 500, { error: 'the event could not be handled; it will be resent' });
+      if (storeUnavailable(error)) {
+        answer(response, 503, { error: 'the delivery store cannot be reached now; resend the event later' });
+        telemetry.end('unavailable', response, error);
+      } else {
+        answer(response, 500, { error: 'the event could not be handled; it will be resent' });
+        telemetry.end('failed', response, error);
+      }
     }
   };
 }

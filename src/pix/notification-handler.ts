@@ -3,9 +3,11 @@
  * to the registered address (`…/pix`, `…/rec`, `…/cobr`). Each item of a notification is claimed in a
  * DeliveryStore under its key and handled once; the answer is 2xx only after every item was handled (or
  * was a duplicate), so a failure or a crash leaves the notification to the PSP's resends, and the items
- * already handled are then acknowledged as duplicates without a second call.
+ * already handled are then acknowledged as duplicates without a second call. Each notification is an
+ * OpenTelemetry server span and a count by outcome (events/delivery-telemetry.ts).
  */
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { type DeliveryOutcome, type DeliveryTelemetry, deliveryTelemetry, refusedOutcome } from '../events/delivery-telemetry.js';
 import { handleOnce, handleOnceInTransaction, type OnceOutcome } from '../events/once.js';
 import {
   answer,
@@ -143,66 +145,95 @@ export function createTransactionalPixNotificationHandler<Transaction>(
   });
 }
 
+/**
+ * The outcome of a notification over its items, which are handled in order up to the first not handled here:
+ * that item's `failed` or `in-progress` when there is one; else `duplicate` when every item was one, and
+ * `handled` otherwise: a mix of handled items and duplicates (the resend of a notification that failed
+ * halfway) is `handled`, as the notification as a whole was, and an empty notification too.
+ */
+function notificationOutcome(itemOutcomes: readonly OnceOutcome[]): OnceOutcome {
+  const last = itemOutcomes.at(-1);
+  if (last === 'failed' || last === 'in-progress') return last;
+  return itemOutcomes.length > 0 && itemOutcomes.every((outcome) => outcome === 'duplicate') ? 'duplicate' : 'handled';
+}
+
 function pixNotificationHandler(options: AnyCallbacks, settings: ReceiverSettings, handleItem: HandleItem): Handler {
   const { leaseMs, maxBodyBytes, bodyTimeoutMs, maxNestingDepth, report } = settings;
 
-  const handle: Handler = async (request, response) => {
+  const handle = async (request: IncomingMessage, response: ServerResponse, telemetry: DeliveryTelemetry): Promise<DeliveryOutcome> => {
     const kind = notificationKindOf(request.url);
-    if (!kind)
-      return refuse(
+    if (!kind) {
+      refuse(
         request,
         response,
         404,
         `no notification here: the path must end in ${pixNotificationKinds.map((k) => `/${k}`).join(', ')}`,
         report,
       );
+      return 'invalid';
+    }
+    telemetry.describe({ 'contrato.notification.kind': kind });
     if (request.method !== 'POST') {
       report(new Error(`${request.method ?? ''} is not POST`), request);
-      return answer(response, 405, { error: 'notifications are POSTed' }, { allow: 'POST' });
+      answer(response, 405, { error: 'notifications are POSTed' }, { allow: 'POST' });
+      return 'invalid';
     }
-    if (!options[callbackOption[kind]])
-      return refuse(request, response, 404, `this receiver takes no ${kind} notifications (no ${callbackOption[kind]})`, report);
+    if (!options[callbackOption[kind]]) {
+      refuse(request, response, 404, `this receiver takes no ${kind} notifications (no ${callbackOption[kind]})`, report);
+      return 'invalid';
+    }
     const bytes = await receiveBody(request, response, { maxBodyBytes, bodyTimeoutMs }, report);
-    if (!bytes) return;
+    if (!bytes) return refusedOutcome(response);
     let items: NotificationItem[];
     try {
       items = parsePixNotification(kind, bytes, { maxNestingDepth });
     } catch (error) {
       if (!(error instanceof PixNotificationError)) throw error;
       report(error, request);
-      return answer(response, 400, {
+      answer(response, 400, {
         error: error.message,
         issues: error.issues.map((issue) => ({ pointer: issue.pointer, rule: issue.rule, message: issue.message })),
       });
+      return 'invalid';
     }
+    telemetry.describe({ 'contrato.notification.items': items.length });
     // In order, stopping at the first item not handled here: a later status of the same charge never
     // overtakes an earlier one, and of two concurrent identical posts one handles everything.
-    let duplicates = 0;
-    for (const entry of items) {
-      const outcome = await handleItem(entry, request);
-      if (outcome === 'failed') return answer(response, 500, { error: 'the notification could not be handled; it will be resent' });
-      if (outcome === 'in-progress') {
-        return answer(
-          response,
-          503,
-          { error: 'an item is being handled by another delivery; resend later' },
-          { 'retry-after': String(Math.ceil(leaseMs / 1000)) },
-        );
+    const itemOutcomes: OnceOutcome[] = [];
+    await telemetry.within(async () => {
+      for (const entry of items) {
+        const outcome = await handleItem(entry, request);
+        itemOutcomes.push(outcome);
+        if (outcome === 'failed' || outcome === 'in-progress') return;
       }
-      if (outcome === 'duplicate') duplicates += 1;
-    }
-    answer(response, 200, { received: items.length, duplicates });
+    });
+    const outcome = notificationOutcome(itemOutcomes);
+    if (outcome === 'failed') answer(response, 500, { error: 'the notification could not be handled; it will be resent' });
+    else if (outcome === 'in-progress') {
+      answer(
+        response,
+        503,
+        { error: 'an item is being handled by another delivery; resend later' },
+        { 'retry-after': String(Math.ceil(leaseMs / 1000)) },
+      );
+    } else answer(response, 200, { received: items.length, duplicates: itemOutcomes.filter((each) => each === 'duplicate').length });
+    return outcome;
   };
 
   return async (request, response) => {
+    const telemetry = deliveryTelemetry('pix-notification', 'pix notification', request);
     try {
-      await handle(request, response);
+      telemetry.end(await handle(request, response, telemetry), response);
     } catch (error) {
       // A store that failed, or anything unexpected: not acknowledged, so the PSP resends it.
       report(error, request);
-      if (storeUnavailable(error))
+      if (storeUnavailable(error)) {
         answer(response, 503, { error: 'the delivery store cannot be reached now; resend the notification later' });
-      else answer(response, 500, { error: 'the notification could not be handled; it will be resent' });
+        telemetry.end('unavailable', response, error);
+      } else {
+        answer(response, 500, { error: 'the notification could not be handled; it will be resent' });
+        telemetry.end('failed', response, error);
+      }
     }
   };
 }

@@ -33,6 +33,28 @@ import { listedCredentials } from './world.js';
 
 export const controlPrefix = '/_sandbox';
 
+/** Whether a request target is the control plane's. */
+export const isControlTarget = (target: string): boolean => target === controlPrefix || target.startsWith(`${controlPrefix}/`);
+
+/** The path of a control request below the prefix as the dispatcher reads it: no query, no trailing slash, `/` for the overview. */
+const controlPathOf = (target: string): string => withoutTrailingSlashes(target.split('?')[0]!.slice(controlPrefix.length)) || '/';
+
+const fixedControlPaths = new Set(['/reset', '/clock', '/faults', '/deliveries']);
+
+/**
+ * The route template of a control request, as the dispatcher of controlPlane routes it (`/_sandbox/{document}/{verb}`),
+ * for its span's `http.route`: never the path with its values; undefined for a path it has no route for.
+ */
+export function controlRouteOf(target: string): string | undefined {
+  const path = controlPathOf(target);
+  const segments = path.split('/').filter(Boolean);
+  if (path === '/') return controlPrefix;
+  if (fixedControlPaths.has(path)) return `${controlPrefix}${path}`;
+  if (segments.length === 3 && segments[0] === 'deliveries' && segments[2] === 'resend') return `${controlPrefix}/deliveries/{id}/resend`;
+  if (segments.length === 2) return `${controlPrefix}/{document}/{verb}`;
+  return undefined;
+}
+
 export interface ControlDependencies {
   readonly env: SandboxEnvironment;
   readonly faults: FaultPlan;
@@ -159,8 +181,9 @@ export function controlPlane(dependencies: ControlDependencies) {
     return 'kept' in outcome ? { status: 200, body: outcome.kept } : outcome.refused;
   };
 
+  // A route added here gets its template in controlRouteOf.
   return async (method: string, target: string, given: unknown): Promise<ControlAnswer> => {
-    const path = withoutTrailingSlashes(target.split('?')[0]!.slice(controlPrefix.length)) || '/';
+    const path = controlPathOf(target);
     const body = given === undefined ? {} : given;
     if (!isRecord(body)) return refuse(400, 'the body must be a JSON object');
     const segments = path.split('/').filter(Boolean);

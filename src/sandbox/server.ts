@@ -1,7 +1,8 @@
 /**
  * `contrato sandbox`: one HTTP server on loopback holding the sandbox of every interface, each under its
  * prefix (`/accounts/api/v2`, `/pix`, `/messages`, `/core-banking`), and the control plane under
- * `/_sandbox`. One process and one port, so it is ready in well under a second.
+ * `/_sandbox`. One process and one port, so it is ready in well under a second. Each request is served in an
+ * OpenTelemetry server span (request-span.ts).
  */
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -15,9 +16,10 @@ import type { OperationInfo } from '../runtime/contract.js';
 import { createAgenda } from './agenda.js';
 import { createSandboxClock } from './clock.js';
 import type { DueTask, Principal, SandboxEnvironment, SandboxModule } from './contract.js';
-import { controlPlane, controlPrefix } from './control.js';
+import { controlPlane, controlPrefix, isControlTarget } from './control.js';
 import { announcer, taskRunner } from './cross-module.js';
 import { type CallBody, type MountedModule, moduleEnvironment, SandboxEngine } from './engine.js';
+import { nameByOperation, type ServeInSpan, servedInSpans } from './request-span.js';
 import { eventJudge, judgedDispatcher } from './event-judge.js';
 import { FaultPlan } from './faults.js';
 import { createSeededRandom } from './random.js';
@@ -297,10 +299,14 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     status: 408,
     detail: `the body did not arrive within ${bodyDeadlineMs / 1000} s: send it whole, without pauses`,
   } as const;
-  const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
+  const moduleServing = (target: string): MountedModule | undefined =>
+    prefixes.find(
+      ({ module }) => target === module.prefix || target.startsWith(`${module.prefix}/`) || target.startsWith(`${module.prefix}?`),
+    );
+  const serve: ServeInSpan = async (request, response, span) => {
     try {
       const target = request.url ?? '/';
-      if (target === controlPrefix || target.startsWith(`${controlPrefix}/`)) {
+      if (isControlTarget(target)) {
         const read = await readBody(request, bodyLimits.json, bodyDeadlineMs, { overflow: 'stop' });
         if (read.outcome === 'aborted') return;
         if (read.outcome !== 'body') {
@@ -315,9 +321,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
         return send(response, answer.status, answer.body);
       }
       const headers = headersOf(request);
-      const entry = prefixes.find(
-        ({ module }) => target === module.prefix || target.startsWith(`${module.prefix}/`) || target.startsWith(`${module.prefix}?`),
-      );
+      const entry = moduleServing(target);
       if (!entry)
         return answerAndDrop(request, response, 404, {
           detail: `no interface of the sandbox is served under ${target.split('?')[0]}; see GET ${controlPrefix}`,
@@ -344,6 +348,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
         readBody: readCallBody,
       };
       const answer = await engine.answer(entry, call);
+      nameByOperation(span, entry, answer.operationId);
       if (answer.failure) log(`sandbox error: ${answer.failure.stack ?? answer.failure.message}`);
       if (answer.abandoned) return;
       if (answer.delayMs) await new Promise((done) => setTimeout(done, answer.delayMs));
@@ -360,6 +365,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
       if (!response.headersSent) answerAndDrop(request, response, 500, { detail: 'the sandbox failed on this request; its log says why' });
     }
   };
+  const handle = servedInSpans(serve, moduleServing);
   const tls = options.tls;
   // A client without a certificate of the CA is refused in the handshake, as the platform refuses it.
   const server = tls
