@@ -114,7 +114,11 @@ export function createClientCore<Options extends CommonClientOptions>(
     issue: async (reason, requester) => {
       const span = requester?.token(reason, tokenRequest.request.url);
       try {
-        const token = await requestToken(transport.send, tokenRequest);
+        const traced = span && Object.keys(span.headers).length > 0;
+        const request = traced
+          ? { ...tokenRequest, request: { ...tokenRequest.request, headers: { ...tokenRequest.request.headers, ...span.headers } } }
+          : tokenRequest;
+        const token = await requestToken(transport.send, request);
         span?.end();
         options.logger?.({ level: 'info', event: 'token', data: { issued: true, expiresIn: token.expiresIn } });
         return token;

@@ -47,6 +47,8 @@ export function checkTelemetryOption(value: unknown): void {
 export type TokenReason = 'first' | 'expiry' | 'rejected';
 
 export interface TokenTelemetry {
+  /** Headers the token request adds (`traceparent` when propagation is on). */
+  readonly headers: Readonly<Record<string, string>>;
   end(error?: unknown, status?: number): void;
 }
 
@@ -86,7 +88,7 @@ export interface ClientTelemetry {
 
 const noHeaders: Readonly<Record<string, string>> = Object.freeze({});
 export const noAttemptTelemetry: AttemptTelemetry = { headers: noHeaders, within: (send) => send(), answered() {}, failed() {} };
-const noToken: TokenTelemetry = { end() {} };
+const noToken: TokenTelemetry = { headers: noHeaders, end() {} };
 const noCall: CallTelemetry = { token: () => noToken, attempt: () => noAttemptTelemetry, retrying() {}, resending() {}, end() {} };
 export const noTelemetry: ClientTelemetry = { call: () => noCall };
 
@@ -209,7 +211,9 @@ class RecordedCall implements CallTelemetry {
       'contrato.token.reason': reason,
     };
     const span = this.tracer.startSpan('token', { kind: spanKind.client, attributes }, this.context);
+    const traceparent = this.propagate ? traceparentOf(span) : undefined;
     return {
+      headers: traceparent ? { traceparent } : noHeaders,
       end: (error, status) => {
         const errorType = errorTypeOf(error, status);
         if (status !== undefined) span.setAttribute('http.response.status_code', status);

@@ -246,14 +246,16 @@ describe('trace context on the wire', () => {
     expect(bank.requests.map(traceparentOf)).toEqual(bank.requests.map(() => undefined));
   });
 
-  it('names each attempt’s own span when propagateTraceContext is on', async () => {
+  it('names each attempt’s and each token request’s own span when propagateTraceContext is on', async () => {
     const bank = await bankOnABadDay();
     const client = clientOf(bank, { telemetry: { propagateTraceContext: true } });
     await client.invoices.create(invoice as never);
     await client.close();
-    const attempts = byName(telemetry.spans(), 'POST /accounts/{accountId}/invoices');
-    const sent = bank.requests.filter((request) => request.path !== '/auth/token').map(traceparentOf);
-    expect(sent).toEqual(attempts.map((span) => `00-${span.spanContext().traceId}-${span.spanContext().spanId}-01`));
+    const spans = telemetry.spans();
+    const traceparent = (span: ReadableSpan) => `00-${span.spanContext().traceId}-${span.spanContext().spanId}-01`;
+    const sent = (token: boolean) => bank.requests.filter((request) => (request.path === '/auth/token') === token).map(traceparentOf);
+    expect(sent(false)).toEqual(byName(spans, 'POST /accounts/{accountId}/invoices').map(traceparent));
+    expect(sent(true)).toEqual(byName(spans, 'token').map(traceparent));
   });
 });
 
