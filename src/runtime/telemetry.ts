@@ -99,6 +99,18 @@ export function errorTypeOf(error: unknown, status?: number): string | undefined
   return error instanceof Error ? error.name : '_OTHER';
 }
 
+/** Ends a client span with the status answered and, for an HTTP error or a failure, `error.type` and the error status; returns that type. */
+function endClientSpan(span: Span, status: number | undefined, error: unknown): string | undefined {
+  const errorType = errorTypeOf(error, status);
+  if (status !== undefined) span.setAttribute('http.response.status_code', status);
+  if (errorType) {
+    span.setAttribute('error.type', errorType);
+    span.setStatus({ code: errorStatus });
+  }
+  span.end();
+  return errorType;
+}
+
 const statusClassOf = (status: number | undefined): string => (status === undefined ? 'none' : `${Math.floor(status / 100)}xx`);
 
 /** `traceparent` of a span (W3C Trace Context), or nothing for a span without a valid context. */
@@ -215,13 +227,7 @@ class RecordedCall implements CallTelemetry {
     return {
       headers: traceparent ? { traceparent } : noHeaders,
       end: (error, status) => {
-        const errorType = errorTypeOf(error, status);
-        if (status !== undefined) span.setAttribute('http.response.status_code', status);
-        if (errorType) {
-          span.setAttribute('error.type', errorType);
-          span.setStatus({ code: errorStatus });
-        }
-        span.end();
+        const errorType = endClientSpan(span, status, error);
         this.instruments().tokenRequests.add(1, {
           'contrato.interface': this.interfaceName,
           'contrato.token.reason': reason,
@@ -248,13 +254,7 @@ class RecordedCall implements CallTelemetry {
     const traceparent = this.propagate ? traceparentOf(span) : undefined;
     const started = performance.now();
     const finish = (status: number | undefined, error: unknown): void => {
-      const errorType = errorTypeOf(error, status);
-      if (status !== undefined) span.setAttribute('http.response.status_code', status);
-      if (errorType) {
-        span.setAttribute('error.type', errorType);
-        span.setStatus({ code: errorStatus });
-      }
-      span.end();
+      const errorType = endClientSpan(span, status, error);
       this.instruments().duration.record((performance.now() - started) / 1000, {
         ...this.http,
         'contrato.operation': this.info.operationId,
