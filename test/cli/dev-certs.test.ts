@@ -12,6 +12,7 @@ import { isAbsolute, join } from 'node:path';
 import { createSecureContext, type TLSSocket } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeDevCertificates, type DevCertificateFiles } from '../../src/cli/dev-certs.js';
+import { closeServer } from '../helpers/servers.js';
 
 const PASSPHRASE = 'correct horse battery staple';
 const OID = { serverAuth: '1.3.6.1.5.5.7.3.1', clientAuth: '1.3.6.1.5.5.7.3.2' };
@@ -235,8 +236,7 @@ describe('mutual TLS with node:https', () => {
       await expect(get(port, { ca })).rejects.toThrow();
       expect(peers).toHaveLength(1);
     } finally {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
+      await closeServer(server);
     }
   });
 });

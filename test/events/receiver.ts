@@ -3,6 +3,7 @@
  * closes; deliveries by fetch; a seeded random source (its seed printed) and a deliberately slow
  * asynchronous DeliveryStore built on it.
  */
+import { closeServer } from '../helpers/servers.js';
 import { seededRandom, testSeed as seededTestSeed } from '../helpers/seeded.js';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -36,12 +37,7 @@ export async function startReceiver(options: WebhookHandlerOptions): Promise<Rec
       });
       return { status: response.status, body: (await response.json()) as Record<string, unknown>, headers: response.headers };
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        // Keep-alive and abandoned connections would otherwise hold close() open.
-        server.closeAllConnections();
-      }),
+    close: () => closeServer(server),
   };
 }
 

@@ -9,33 +9,19 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SpanKind, trace } from '@opentelemetry/api';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createTransactionalWebhookHandler } from '../../src/events/handler.js';
 import { createWebhookHandler, type DeliveryStore, memoryDeliveryStore, type WebhookHandlerOptions } from '../../src/events/index.js';
 import type { Handler } from '../../src/events/receiver.js';
 import type { TransactionalDeliveryStore } from '../../src/events/store.js';
-import { installTelemetry, type InstalledTelemetry } from '../telemetry/sdk.js';
+import { closeServers } from '../helpers/servers.js';
+import { useTelemetry } from '../telemetry/sdk.js';
 import { deliveriesByOutcome, leafTexts, leaks, newCaller, serverSpanIn, summaryOf } from '../telemetry/server-spans.js';
 import { invoicePaid } from './receiver.js';
 
-let telemetry: InstalledTelemetry;
+const telemetry = useTelemetry();
 const servers: Server[] = [];
-beforeAll(() => {
-  telemetry = installTelemetry();
-});
-afterEach(async () => {
-  await Promise.all(
-    servers.splice(0).map(
-      (server) =>
-        new Promise<void>((resolve) => {
-          server.close(() => resolve());
-          server.closeAllConnections();
-        }),
-    ),
-  );
-  telemetry.reset();
-});
-afterAll(() => telemetry.uninstall());
+afterEach(() => closeServers(servers));
 
 /** A memory store given `runClaimed`: the work, then the mark, as a database transaction would commit them. */
 function transactional(store: DeliveryStore): TransactionalDeliveryStore<string> {

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { closeServer } from './servers.js';
 
 export interface RecordedRequest {
   readonly method: string;
@@ -39,11 +40,7 @@ export function startLoopbackServer(handler: Handler): Promise<LoopbackServer> {
       resolve({
         url: `http://127.0.0.1:${port}`,
         requests,
-        close: () =>
-          new Promise<void>((done) => {
-            server.closeAllConnections();
-            server.close(() => done());
-          }),
+        close: () => closeServer(server),
       });
     });
   });
@@ -51,4 +48,17 @@ export function startLoopbackServer(handler: Handler): Promise<LoopbackServer> {
 
 export function sendJson(response: ServerResponse, status: number, body: unknown, contentType = 'application/json'): void {
   response.writeHead(status, { 'content-type': contentType }).end(JSON.stringify(body));
+}
+
+/**
+ * `handler` behind an OAuth token endpoint: `/auth/token` answers `tok-1`, then `tok-2` and so on (one more
+ * per token request, each valid an hour); every other request goes to `handler`.
+ */
+export function withTokenEndpoint(handler: Handler): Handler {
+  let tokens = 0;
+  return (request, response) => {
+    if (request.path !== '/auth/token') return handler(request, response);
+    tokens += 1;
+    sendJson(response, 200, { access_token: `tok-${tokens}`, token_type: 'Bearer', expires_in: 3600 });
+  };
 }

@@ -7,6 +7,7 @@
 import { createServer, type Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { closeServer } from './servers.js';
 import type { TestPki } from './certificates.js';
 
 export type Fault =
@@ -103,8 +104,7 @@ export async function startPaymentServer(pki: TestPki): Promise<PaymentServer> {
     up: () => restarting,
     close: async () => {
       await restarting;
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await closeServer(server);
     },
   };
   return state;

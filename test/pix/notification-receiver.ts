@@ -6,6 +6,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createPixNotificationHandler, type NotifiedPix, type PixNotificationHandlerOptions } from '../../src/pix/index.js';
+import { closeServers } from '../helpers/servers.js';
 
 export interface Answer {
   readonly status: number;
@@ -22,18 +23,7 @@ export interface PixReceiver {
 const servers: Server[] = [];
 
 /** Closes every receiver started so far; call it in afterEach. */
-export async function closeReceivers(): Promise<void> {
-  await Promise.all(
-    servers.splice(0).map(
-      (server) =>
-        new Promise<void>((resolve) => {
-          server.close(() => resolve());
-          // Keep-alive connections would otherwise hold close() open.
-          server.closeAllConnections();
-        }),
-    ),
-  );
-}
+export const closeReceivers = (): Promise<void> => closeServers(servers);
 
 export async function startPixReceiver(options: PixNotificationHandlerOptions): Promise<PixReceiver> {
   const handler = createPixNotificationHandler(options);

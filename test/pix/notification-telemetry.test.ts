@@ -8,31 +8,17 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { trace } from '@opentelemetry/api';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { DeliveryStore } from '../../src/events/store.js';
 import { createPixNotificationHandler, type PixNotificationHandlerOptions } from '../../src/pix/index.js';
-import { installTelemetry, type InstalledTelemetry } from '../telemetry/sdk.js';
+import { closeServers } from '../helpers/servers.js';
+import { useTelemetry } from '../telemetry/sdk.js';
 import { deliveriesByOutcome, leafTexts, leaks, newCaller, serverSpanIn, summaryOf } from '../telemetry/server-spans.js';
 import { cobr, first, pix, rec, second } from './notification-receiver.js';
 
-let telemetry: InstalledTelemetry;
+const telemetry = useTelemetry();
 const servers: Server[] = [];
-beforeAll(() => {
-  telemetry = installTelemetry();
-});
-afterEach(async () => {
-  await Promise.all(
-    servers.splice(0).map(
-      (server) =>
-        new Promise<void>((resolve) => {
-          server.close(() => resolve());
-          server.closeAllConnections();
-        }),
-    ),
-  );
-  telemetry.reset();
-});
-afterAll(() => telemetry.uninstall());
+afterEach(() => closeServers(servers));
 
 type Post = (suffix: string, body: unknown, init?: { method?: string; headers?: Record<string, string> }) => Promise<number>;
 

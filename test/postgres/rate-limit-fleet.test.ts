@@ -20,6 +20,7 @@ import { projectRoot } from '../../scripts/lib.js';
 import { migrate } from '../../src/postgres/index.js';
 import type { RateLimit } from '../../src/runtime/rate-limiter.js';
 import { useTestDatabase } from '../helpers/postgres.js';
+import { closeServer } from '../helpers/servers.js';
 
 const database = useTestDatabase();
 
@@ -89,11 +90,7 @@ async function startCountingServer(): Promise<CountingServer> {
   return {
     url: `http://127.0.0.1:${port}`,
     arrivals,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close: () => closeServer(server),
   };
 }
 

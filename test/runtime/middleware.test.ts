@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigurationError, ConnectionError, createCoreBankingClient, type Middleware } from '../../src/core-banking/index.js';
-import { sendJson, startLoopbackServer, type LoopbackServer } from '../helpers/loopback.js';
+import { sendJson, startLoopbackServer, type LoopbackServer, withTokenEndpoint } from '../helpers/loopback.js';
 
 const balance = { accountId: '7', balance: 1, currency: 'BRL', lastUpdated: '2026-11-20T10:00:00Z' };
 
@@ -25,18 +25,15 @@ const options = (baseUrl: string) => ({
 
 describe('middleware on every attempt', () => {
   it('adds a header to each attempt (retries and the resend after a token renewal) and sees each answer', async () => {
-    let tokens = 0;
     let calls = 0;
-    server = await startLoopbackServer((request, response) => {
-      if (request.path === '/auth/token') {
-        tokens += 1;
-        return sendJson(response, 200, { access_token: `tok-${tokens}`, token_type: 'Bearer', expires_in: 3600 });
-      }
-      calls += 1;
-      if (calls === 1) return sendJson(response, 503, { status: 503 });
-      if (request.headers.authorization === 'Bearer tok-1') return sendJson(response, 401, { status: 401 });
-      sendJson(response, 200, balance);
-    });
+    server = await startLoopbackServer(
+      withTokenEndpoint((request, response) => {
+        calls += 1;
+        if (calls === 1) return sendJson(response, 503, { status: 503 });
+        if (request.headers.authorization === 'Bearer tok-1') return sendJson(response, 401, { status: 401 });
+        sendJson(response, 200, balance);
+      }),
+    );
     const seen: string[] = [];
     const audit: Middleware = {
       onRequest(request) {

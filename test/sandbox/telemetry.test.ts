@@ -12,20 +12,16 @@ import type { PixClient } from '../../src/pix/index.js';
 import { pixSandbox } from '../../src/sandbox/pix/index.js';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
 import { closeAll, expectNoNewDrifts, pixClientOf, planFault, startSeeded } from '../helpers/sandbox.js';
-import { installTelemetry, type InstalledTelemetry } from '../telemetry/sdk.js';
+import { useTelemetry } from '../telemetry/sdk.js';
 import { leaks, newCaller, serverSpanIn, summaryOf } from '../telemetry/server-spans.js';
 
-let telemetry: InstalledTelemetry;
+const telemetry = useTelemetry();
 let sandbox: RunningSandbox;
 const clients: PixClient[] = [];
 beforeAll(async () => {
-  telemetry = installTelemetry();
   sandbox = await startSeeded('sandbox-telemetry', [pixSandbox]);
 });
-afterAll(async () => {
-  await closeAll(sandbox, clients);
-  await telemetry.uninstall();
-});
+afterAll(() => closeAll(sandbox, clients));
 expectNoNewDrifts(() => sandbox);
 
 const basic = `Basic ${Buffer.from('sandbox-pix:sandbox-secret').toString('base64')}`;

@@ -5,10 +5,10 @@
  */
 import { context, trace } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { createCoreBankingClient, ProblemError } from '../../src/core-banking/index.js';
-import { sendJson, startLoopbackServer, type LoopbackServer, type RecordedRequest } from '../helpers/loopback.js';
-import { installTelemetry, type InstalledTelemetry } from './sdk.js';
+import { sendJson, startLoopbackServer, type LoopbackServer, type RecordedRequest, withTokenEndpoint } from '../helpers/loopback.js';
+import { useTelemetry } from './sdk.js';
 import requests from '../../generated/core-banking/requests.json' with { type: 'json' };
 
 const operationId = 'invoices.create';
@@ -22,35 +22,27 @@ const problem = (status: number) => ({
   status,
 });
 
-let telemetry: InstalledTelemetry;
+const telemetry = useTelemetry();
 let server: LoopbackServer | undefined;
-beforeAll(() => {
-  telemetry = installTelemetry();
-});
 afterEach(async () => {
   await server?.close();
   server = undefined;
-  telemetry.reset();
 });
-afterAll(() => telemetry.uninstall());
 
 /** 503, 503 (Retry-After 0), then 401 to the first token, then 201 to the renewed one. */
 async function bankOnABadDay(): Promise<LoopbackServer> {
-  let tokens = 0;
   let calls = 0;
-  server = await startLoopbackServer((request, response) => {
-    if (request.path === '/auth/token') {
-      tokens += 1;
-      return sendJson(response, 200, { access_token: `tok-${tokens}`, token_type: 'Bearer', expires_in: 3600 });
-    }
-    calls += 1;
-    if (calls <= 2) {
-      response.setHeader('retry-after', '0');
-      return sendJson(response, 503, problem(503), 'application/problem+json');
-    }
-    if (request.headers.authorization === 'Bearer tok-1') return sendJson(response, 401, problem(401), 'application/problem+json');
-    sendJson(response, 201, created);
-  });
+  server = await startLoopbackServer(
+    withTokenEndpoint((request, response) => {
+      calls += 1;
+      if (calls <= 2) {
+        response.setHeader('retry-after', '0');
+        return sendJson(response, 503, problem(503), 'application/problem+json');
+      }
+      if (request.headers.authorization === 'Bearer tok-1') return sendJson(response, 401, problem(401), 'application/problem+json');
+      sendJson(response, 201, created);
+    }),
+  );
   return server;
 }
 

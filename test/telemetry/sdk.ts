@@ -3,11 +3,16 @@
  * a meter provider read on demand, and AsyncLocalStorage context (so spans started inside a call or a handler
  * nest). `installTelemetry()` in beforeAll, `reset()` between tests, `uninstall()` in afterAll: the API's
  * globals are process-wide, and a test file must leave none behind.
+ *
+ * `useTelemetry()`, called at the top of a test file (before the hooks that start what is observed), registers
+ * exactly those three hooks and returns the spans and metrics to read in the tests. A file that must keep the
+ * spans across its tests, or installs the SDK partway through a test, calls `installTelemetry()` itself.
  */
 import { context, metrics, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { AggregationTemporality, DataPointType, MeterProvider, MetricReader } from '@opentelemetry/sdk-metrics';
 import { BasicTracerProvider, InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 
 /** A metric reader that exports nothing by itself: the test collects when it wants to look. */
 class OnDemandReader extends MetricReader {
@@ -28,11 +33,15 @@ export interface MetricPoint {
   readonly sum?: number;
 }
 
-export interface InstalledTelemetry {
+/** What a test reads from the SDK installed. */
+export interface TelemetryReadings {
   /** The spans ended so far. */
   spans(): ReadableSpan[];
   /** Every data point recorded so far. */
   metricPoints(): Promise<MetricPoint[]>;
+}
+
+export interface InstalledTelemetry extends TelemetryReadings {
   /** Forgets the spans and the metrics (a fresh meter provider), keeping the SDK installed. */
   reset(): void;
   uninstall(): Promise<void>;
@@ -80,4 +89,25 @@ export function installTelemetry(): InstalledTelemetry {
       context.disable();
     },
   };
+}
+
+/**
+ * The SDK installed for the test file: `installTelemetry()` in beforeAll, `reset()` after each test,
+ * `uninstall()` in afterAll. Readable from the tests and the hooks registered after this call.
+ */
+export function useTelemetry(): TelemetryReadings {
+  let installed: InstalledTelemetry | undefined;
+  const current = (): InstalledTelemetry => {
+    if (installed === undefined) throw new Error('useTelemetry(): the SDK is installed in beforeAll, read it in a test or a hook');
+    return installed;
+  };
+  beforeAll(() => {
+    installed = installTelemetry();
+  });
+  afterEach(() => installed?.reset());
+  afterAll(async () => {
+    await installed?.uninstall();
+    installed = undefined;
+  });
+  return { spans: () => current().spans(), metricPoints: () => current().metricPoints() };
 }

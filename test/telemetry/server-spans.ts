@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { vi } from 'vitest';
-import type { InstalledTelemetry } from './sdk.js';
+import type { TelemetryReadings } from './sdk.js';
 
 /** A caller's span context, and the `traceparent` that sends it (sampled). */
 export interface Caller {
@@ -44,7 +44,7 @@ export function summaryOf(span: ReadableSpan): SpanSummary {
 }
 
 /** The one span of contrato's `instrumentation scope` ended in trace `traceId`, waiting for it to end (servers end it after answering). */
-export async function serverSpanIn(telemetry: InstalledTelemetry, traceId: string): Promise<ReadableSpan> {
+export async function serverSpanIn(telemetry: TelemetryReadings, traceId: string): Promise<ReadableSpan> {
   return vi.waitFor(
     () => {
       const found = telemetry
@@ -58,7 +58,7 @@ export async function serverSpanIn(telemetry: InstalledTelemetry, traceId: strin
 }
 
 /** `contrato.inbox.deliveries` of one receiver, by outcome (outcomes never counted are absent). */
-export async function deliveriesByOutcome(telemetry: InstalledTelemetry, receiver: string): Promise<Record<string, number>> {
+export async function deliveriesByOutcome(telemetry: TelemetryReadings, receiver: string): Promise<Record<string, number>> {
   const points = (await telemetry.metricPoints()).filter(
     (point) => point.name === 'contrato.inbox.deliveries' && point.attributes['contrato.receiver'] === receiver,
   );
