@@ -9,8 +9,6 @@ import ajvFormatsPlugin from 'ajv-formats';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { cpus, totalmem, tmpdir } from 'node:os';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
@@ -21,13 +19,9 @@ import { messageTable } from '../generated/messages/operations.js';
 import { validators as messagesValidators } from '../generated/messages/validators.js';
 import { validators as pixValidators } from '../generated/pix/validators.js';
 import { projectRoot } from '../scripts/lib.js';
-import { createCoreBankingFacade, operationTable } from '../generated/core-banking/operations.js';
-import { createCoreBankingClient } from '../src/core-banking/index.js';
-import { createRuntime } from '../src/runtime/runtime.js';
-import { TokenCache } from '../src/runtime/token-cache.js';
-import { Transport } from '../src/runtime/transport.js';
 import { validatorFormats } from '../src/formats/validator-formats.js';
 import type { CompiledValidator } from '../src/runtime/validation.js';
+import { benchClient } from './client-overhead.js';
 import { validatePacs008 } from './handwritten-pacs008.js';
 import { benchPostgres } from './postgres.js';
 import { benchOneFile } from './regenerate.js';
@@ -209,98 +203,7 @@ function benchValidators() {
   });
 }
 
-// 3. Client overhead: a facade call through openapi-fetch and undici vs a raw fetch of the same request,
-//    without and with request validation (responses are not checked in either).
-async function benchClient() {
-  log('client overhead …');
-  const feeRule = {
-    id: '0e3ec47e-2fc8-4c4c-bdee-0eb80eb91a50',
-    baasId: '8313d412-4f4b-4f33-8f97-e1a279e8f514',
-    name: 'Tarifa Pix',
-    percent: 0.99,
-    fixedAmount: 0,
-    minAmount: 0.5,
-    maxAmount: 15,
-    weight: 1,
-    effectiveDate: null,
-    requirements: [],
-    createdAt: '2026-01-10T12:00:00Z',
-    updatedAt: '2026-01-10T12:00:00Z',
-  };
-  const body = JSON.stringify(feeRule);
-  const server = createServer((request, response) => {
-    request.resume();
-    if (request.url === '/auth/token')
-      return response
-        .writeHead(200, { 'content-type': 'application/json' })
-        .end(JSON.stringify({ access_token: 'tok', token_type: 'Bearer', expires_in: 3600 }));
-    response.writeHead(200, { 'content-type': 'application/json' }).end(body);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  // Without request validation: the same facade and runtime, given validator sets that check nothing
-  // (the clients have no switch to turn validation off; this one exists only to measure its cost).
-  const transport = new Transport();
-  const acceptAll = Object.assign(() => true, { errors: null }) as unknown as CompiledValidator;
-  const unchecked = createCoreBankingFacade(
-    createRuntime({
-      baseUrl: url,
-      operations: operationTable,
-      checks: {
-        validators: Object.fromEntries(
-          Object.keys(operationTable).map((id) => [
-            id,
-            { body: null, parameters: { path: acceptAll, query: acceptAll, header: acceptAll }, responses: {} },
-          ]),
-        ),
-        patternDescriptions: {},
-      },
-      send: transport.send,
-      tokens: new TokenCache({ issue: async () => ({ accessToken: 'tok', expiresIn: 3600 }) }),
-      retry: { maxRetries: 0 },
-    }),
-  );
-  const checked = createCoreBankingClient({
-    baseUrl: url,
-    clientId: 'bench',
-    clientSecret: 'bench',
-    rateLimit: false,
-    retry: { maxRetries: 0 },
-  });
-  const args = { path: { id: feeRule.id } };
-  const raw = async () => {
-    const response = await fetch(`${url}/fee-rules/${feeRule.id}`, {
-      headers: { authorization: 'Bearer tok', accept: 'application/json' },
-    });
-    await response.json();
-  };
-  // The three are interleaved call by call, so drift of the machine hits them alike.
-  const variants = [raw, () => unchecked.feeRules.get(args), () => checked.feeRules.get(args)];
-  const roundOf = async (calls: number): Promise<number[]> => {
-    const totals = [0, 0, 0];
-    for (let i = 0; i < calls; i += 1) {
-      for (let step = 0; step < variants.length; step += 1) {
-        // Each call starts the rotation at another variant: none always goes first.
-        const v = (i + step) % variants.length;
-        const started = performance.now();
-        await variants[v]!();
-        totals[v]! += performance.now() - started;
-      }
-    }
-    return totals;
-  };
-  await roundOf(100);
-  const plainRatios: number[] = [];
-  const checkedRatios: number[] = [];
-  for (let r = 0; r < rounds; r += 1) {
-    const [rawMs, plainMs, checkedMs] = await roundOf(300);
-    plainRatios.push(plainMs! / rawMs!);
-    checkedRatios.push(checkedMs! / rawMs!);
-  }
-  await Promise.all([transport.close(), checked.close()]);
-  server.close();
-  return { overheadVsFetch: round2(median(plainRatios)), overheadVsFetchWithValidation: round2(median(checkedRatios)) };
-}
+// 3. Client overhead: the facade against undici request(), fetch and openapi-fetch (bench/client-overhead.ts).
 
 // 4. Import cost of each subpath in a fresh process, and its bundle size (minified + gzip).
 async function benchImports() {
@@ -407,7 +310,7 @@ const results = {
   rounds,
   ...(only.has('regenerate') ? { regenerate: await benchRegenerate() } : {}),
   ...(only.has('validators') ? { validators: benchValidators() } : {}),
-  ...(only.has('client') ? { client: await benchClient() } : {}),
+  ...(only.has('client') ? { client: (log('client overhead …'), await benchClient(rounds)) } : {}),
   ...(only.has('import') ? { import: await benchImports() } : {}),
   ...(only.has('typecheck') ? { typecheck: benchTypecheck() } : {}),
   ...(only.has('startup') ? { startup: (log('startup …'), await benchStartup(Math.min(rounds, 3))) } : {}),
@@ -437,11 +340,25 @@ for (const v of results.validators ?? []) {
     [`${v.name}: generated / ajv at run time`, `${v.generatedVsRuntimeAjv}×`, ''],
   );
 }
-if (results.client)
+if (results.client) {
+  const c = results.client;
+  const us = (key: string) => `${c.perCallMedianUs[key]} µs`;
   rows.push(
-    ['facade, no request validation / raw fetch', `${results.client.overheadVsFetch}×`, '≤ 1.10×'],
-    ['facade with request validation / raw fetch', `${results.client.overheadVsFetchWithValidation}×`, '≤ 1.10×'],
+    ['GET, median call: undici request(), fetch, openapi-fetch', `${us('request')}, ${us('fetch')}, ${us('openapiFetch')}`, ''],
+    ['GET, median call: facade without / with request validation', `${us('facade')}, ${us('facadeChecked')}`, ''],
   );
+  for (const [facade, words] of [
+    ['facade', 'facade, no request validation'],
+    ['facadeChecked', 'facade with request validation'],
+  ] as const) {
+    const vs = c.facadeVs[facade]!;
+    rows.push(
+      [`${words} / undici request()`, `${vs.request}× (CPU ${c.facadeVsRequestCpu[facade]}×)`, '≤ 1.10×'],
+      [`${words} / fetch, / openapi-fetch`, `${vs.fetch}×, ${vs.openapiFetch}×`, ''],
+    );
+  }
+  rows.push(['fetch, openapi-fetch / undici request()', `${c.vsRequest.fetch}×, ${c.vsRequest.openapiFetch}×`, '']);
+}
 for (const [name, value] of Object.entries(results.import ?? {}))
   rows.push([
     `import ${name}: added ms, gzip bytes`,
