@@ -93,8 +93,15 @@ describe('recurrences and their locations', () => {
     expect(checkIdRec(created.idRec).valid).toBe(true);
     expect((await recurrence({ politicaRetentativa: 'NAO_PERMITE' })).idRec).toMatch(/^RN/);
     expect(await client.rec.get({ path: { idRec: created.idRec } })).toMatchObject({ idRec: created.idRec, status: 'CRIADA' });
-    const listed = await client.rec.list({ query: { ...window(), status: 'CRIADA', cpf: '12345678909' } });
+    const query = { ...window(), status: 'CRIADA' as const, cpf: '12345678909' };
+    const listed = await client.rec.list({ query });
     expect(listed.recs.map((rec) => rec.idRec)).toContain(created.idRec);
+    // The filters given are echoed in `parametros` (the agreement under `recebedor`), beside the page.
+    const { paginacao, ...echoed } = (await client.rec.list({ query: { ...query, convenio: 'C-1' } })).parametros;
+    expect([echoed, paginacao.paginaAtual]).toEqual([
+      { inicio: query.inicio, fim: query.fim, cpf: query.cpf, status: query.status, recebedor: { convenio: 'C-1' } },
+      0,
+    ]);
   });
 
   it('dataFinal before dataInicial: the client refuses it, and the sandbox answers 400 RecOperacaoInvalida', async () => {
@@ -138,6 +145,8 @@ describe('recurrences and their locations', () => {
     expect((await client.rec.get({ path: { idRec: created.idRec } })).loc).toBeUndefined();
     const free = await client.locrec.list({ query: { ...window(), idRecPresente: false } });
     expect(free.loc.map((entry) => entry.id)).toContain(location.id);
+    expect(Object.keys(free.parametros)).toEqual(['inicio', 'fim', 'idRecPresente', 'paginacao']);
+    expect(free.parametros.idRecPresente).toBe(false);
     expect((await problemOf(client.locrec.get({ path: { id: '999999' } }))).errorType).toBe('PayloadLocationRecNaoEncontrado');
   });
 
@@ -239,6 +248,8 @@ describe('recurring charges', () => {
     await waitFor(() => handled.includes(`cobr:${created.txid}:CONCLUIDA:PAGA`));
     const listed = await client.cobr.list({ query: { ...window(), idRec: created.idRec } });
     expect(listed.cobsr.map((charge) => charge.status)).toEqual(['CONCLUIDA']);
+    expect(Object.keys(listed.parametros)).toEqual(['inicio', 'fim', 'idRec', 'paginacao']);
+    expect(listed.parametros.idRec).toBe(created.idRec);
   });
 
   it.each([

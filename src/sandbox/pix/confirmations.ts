@@ -7,16 +7,19 @@
  * SolicRecOperacaoInvalida. One active request per recurrence. Control verb `solicrec` moves a request as
  * the payer's PSP and app would.
  */
-import { checkConfirmationCancellable } from '../../pix/read-checks.js';
+import { cancellableConfirmationStatuses, checkConfirmationCancellable } from '../../pix/read-checks.js';
 import { type ControlVerb, type Handler, type SandboxEnvironment, SandboxProblem } from '../contract.js';
 import { approveRecurrence, moveRecurrence, storedRecurrence } from './recurrence-moves.js';
-import { defined, isRecord, newIdSolicRec, record, refuse } from './recurrence-support.js';
+import { codeOf, defined, isRecord, newIdSolicRec, recurrenceRejectionCodes, record, refuse } from './recurrence-support.js';
 import { schedulePix } from './schedule.js';
 import type { Json, PixState } from './state.js';
 
 const invalid = 'SolicRecOperacaoInvalida';
-/** The statuses a request moves through before the payer answers, in order. */
-const active = ['CRIADA', 'ENVIADA', 'RECEBIDA'];
+/**
+ * The statuses a request moves through before the payer answers, in order: the ones section 3 lets the
+ * receiving user cancel it from, as the client's check of R-B-solicrec-cancel lists them.
+ */
+const active = cancellableConfirmationStatuses;
 
 /** What the payer is shown of the recurrence (RecPayload). */
 function recPayload(state: PixState, recurrence: Json): Json {
@@ -110,7 +113,7 @@ export const confirmationVerb: ControlVerb<PixState> = (body, state, env) => {
   const recurrence = storedRecurrence(state, String(confirmation.idRec));
   if (to === active.length && recurrence.status !== 'CRIADA')
     throw new SandboxProblem(409, 'RecOperacaoInvalida', `the recurrence is ${String(recurrence.status)}: the payer can no longer answer`);
-  if (body.codigo !== undefined && body.codigo !== 'AP13' && body.codigo !== 'AP14') throw new Error('codigo must be AP13 or AP14');
+  const codigo = codeOf(body, recurrenceRejectionCodes(), 'AP13');
   for (const status of active.slice(from + 1, to + 1)) record(confirmation, status, env);
   if (to < active.length) return confirmationView(state, confirmation);
   record(confirmation, target, env);
@@ -119,7 +122,7 @@ export const confirmationVerb: ControlVerb<PixState> = (body, state, env) => {
     const { ispbParticipante, cpf, cnpj } = destinatario;
     approveRecurrence(state, env, recurrence, 'JORNADA_1', defined({ ispbParticipante, cpf, cnpj }));
   } else {
-    const rejeicao = { codigo: body.codigo ?? 'AP13', descricao: 'Recorrência rejeitada pelo usuário pagador.' };
+    const rejeicao = { codigo, descricao: 'Recorrência rejeitada pelo usuário pagador.' };
     moveRecurrence(state, env, recurrence, 'REJEITADA', { encerramento: { rejeicao } });
   }
   return confirmationView(state, confirmation);

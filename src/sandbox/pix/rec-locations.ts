@@ -81,7 +81,7 @@ export const recLocationHandlers: Record<string, Handler<PixState>> = {
       );
     });
     const { items, paginacao } = page(matching, query);
-    const parametros = listParameters(query, ['idRecPresente'], paginacao);
+    const parametros = listParameters(request, 'PayloadLocationRecConsultadas/parametros', paginacao);
     return { status: 200, body: { parametros, loc: items.map((location) => recLocationView(location)) } };
   },
 };

@@ -5,7 +5,9 @@
  */
 import { checkIdRec } from '../../formats/pix.js';
 import { todayInSaoPaulo } from '../../rules/cross-field.js';
-import { type SandboxEnvironment, SandboxProblem } from '../contract.js';
+import { type SandboxEnvironment, SandboxProblem, type SandboxRequest } from '../contract.js';
+import { declaredMembers, declaredValues } from '../spec-values.js';
+import type { SchemaPlace } from '../verb-contract.js';
 import { instant, type Json, type PixState } from './state.js';
 
 export const isRecord = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -69,11 +71,27 @@ export const txidInUse = (state: PixState, txid: string): boolean => Boolean(sta
 export const convenioOf = (recurrence: Json | undefined): unknown =>
   isRecord(recurrence?.recebedor) ? (recurrence.recebedor as Json).convenio : undefined;
 
-/** `parametros` of a list answer: the query's filters as they were given, and the page. */
-export function listParameters(query: Readonly<Record<string, unknown>>, names: readonly string[], paginacao: Json): Json {
-  const parametros: Json = { inicio: query.inicio, fim: query.fim };
-  for (const name of names) if (query[name] !== undefined) parametros[name] = query[name];
+/**
+ * `parametros` of a list answer: the filters the query was given that the answer's `parametros` schema (at
+ * `place`) echoes by name, the agreement filter under `recebedor` (as the standard echoes it), and the page.
+ */
+export function listParameters(request: SandboxRequest, place: SchemaPlace, paginacao: Json): Json {
+  const echoed = declaredMembers('pix', place);
+  const { query } = request;
+  const parametros: Json = {};
+  for (const { name, in: where } of request.info.parameters)
+    if (where === 'query' && echoed.includes(name) && query[name] !== undefined) parametros[name] = query[name];
   if (query.convenio !== undefined) parametros.recebedor = { convenio: query.convenio };
   parametros.paginacao = paginacao;
   return parametros;
+}
+
+/** The codes a payer's rejection of a recurrence takes (RecEncerramento.rejeicao.codigo: AP13, AP14). */
+export const recurrenceRejectionCodes = (): readonly string[] => declaredValues('pix', 'RecEncerramento/rejeicao/codigo');
+
+/** The `codigo` a control verb was given, one of `known`, or `fallback` when it was given none. */
+export function codeOf(body: Json, known: readonly string[], fallback: string): string {
+  if (body.codigo === undefined) return fallback;
+  if (typeof body.codigo !== 'string' || !known.includes(body.codigo)) throw new Error(`codigo must be one of ${known.join(', ')}`);
+  return body.codigo;
 }

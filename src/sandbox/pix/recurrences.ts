@@ -9,13 +9,27 @@
  */
 import { crc16 } from '../../formats/brcode.js';
 import { type ControlVerb, type Handler, type SandboxEnvironment, SandboxProblem } from '../contract.js';
+import { declaredValues } from '../spec-values.js';
 import { confirmationView, expireConfirmations } from './confirmations.js';
 import { approveRecurrence, moveRecurrence, storedRecurrence } from './recurrence-moves.js';
 import { linkRecLocation, unlinkRecLocation } from './rec-locations.js';
-import { convenioOf, createdAt, defined, isRecord, listParameters, newIdRec, record, refuse } from './recurrence-support.js';
+import {
+  codeOf,
+  convenioOf,
+  createdAt,
+  defined,
+  isRecord,
+  listParameters,
+  newIdRec,
+  recurrenceRejectionCodes,
+  record,
+  refuse,
+} from './recurrence-support.js';
 import { type Json, page, payerIspb, type PixState, within } from './state.js';
 
 const invalid = 'RecOperacaoInvalida';
+/** The code the receiving user's own cancellation carries (PATCH /rec/{idRec}); every other one is the payer's side. */
+const receiverCancellationCode = 'SLCR';
 
 /** The recurrence as POST and PATCH answer it (RecGerada: without the payer and the requests). */
 const generatedView = ({ pagador: _pagador, ...recurrence }: Json): Json => recurrence;
@@ -118,7 +132,11 @@ export const recurrenceHandlers: Record<string, Handler<PixState>> = {
       if (Object.keys(body).length > 1) refuse(invalid, 'a cancellation is sent alone, without other changes', 'status', body.status);
       if (status !== 'CRIADA' && status !== 'APROVADA')
         refuse(invalid, `the recurrence is ${status}: only a CRIADA or APROVADA recurrence can be cancelled`, 'status', body.status);
-      const cancelamento = { solicitante: 'USUARIO_RECEBEDOR', codigo: 'SLCR', descricao: 'Recorrência cancelada pelo usuário recebedor.' };
+      const cancelamento = {
+        solicitante: 'USUARIO_RECEBEDOR',
+        codigo: receiverCancellationCode,
+        descricao: 'Recorrência cancelada pelo usuário recebedor.',
+      };
       moveRecurrence(state, env, recurrence, 'CANCELADA', { encerramento: { cancelamento } });
       return { status: 200, body: generatedView(recurrence) };
     }
@@ -161,20 +179,17 @@ export const recurrenceHandlers: Record<string, Handler<PixState>> = {
       );
     });
     const { items, paginacao } = page(matching, query);
-    const parametros = listParameters(query, ['cpf', 'cnpj', 'locationPresente', 'status'], paginacao);
+    const parametros = listParameters(request, 'ParametrosConsultaRec', paginacao);
     return { status: 200, body: { parametros, recs: items.map((recurrence) => recurrenceView(state, recurrence)) } };
   },
 };
 
-const rejectionCodes = ['AP13', 'AP14'];
-const payerCancellationCodes = ['ACCL', 'CPCL', 'DCSD', 'ERSL', 'FRUD', 'PCFD', 'SLDB'];
-const journeys = ['JORNADA_2', 'JORNADA_3', 'JORNADA_4'];
+/** The codes of a cancellation by the payer: the spec's cancellation codes (RecEncerramento) but the receiving user's. */
+const payerCancellationCodes = (): readonly string[] =>
+  declaredValues('pix', 'RecEncerramento/cancelamento/codigo').filter((code) => code !== receiverCancellationCode);
 
-function codeOf(body: Json, known: readonly string[], fallback: string): string {
-  if (body.codigo === undefined) return fallback;
-  if (typeof body.codigo !== 'string' || !known.includes(body.codigo)) throw new Error(`codigo must be one of ${known.join(', ')}`);
-  return body.codigo;
-}
+/** The journeys in which the payer confirms by reading a QR code: those `dadosQR.jornada` names (JORNADA_2, 3 and 4). */
+const qrJourneys = (): readonly string[] => declaredValues('pix', 'RecCompleta/dadosQR/jornada');
 
 /**
  * Control verb `rec`: the payer's side of a recurrence, as the payer's app and PSP would move it:
@@ -194,8 +209,8 @@ export const recurrenceVerb: ControlVerb<PixState> = (body, state, env) => {
   switch (body.status) {
     case 'APROVADA': {
       if (from !== 'CRIADA') throw conflict('CRIADA');
-      if (body.jornada !== undefined && !journeys.includes(String(body.jornada)))
-        throw new Error(`jornada must be one of ${journeys.join(', ')}`);
+      if (body.jornada !== undefined && !qrJourneys().includes(String(body.jornada)))
+        throw new Error(`jornada must be one of ${qrJourneys().join(', ')}`);
       const txid =
         isRecord(recurrence.ativacao) && isRecord(recurrence.ativacao.dadosJornada) ? recurrence.ativacao.dadosJornada.txid : undefined;
       const byCharge = typeof txid === 'string' ? (state.charges[txid]?.kind === 'cobv' ? 'JORNADA_4' : 'JORNADA_3') : 'JORNADA_2';
@@ -205,7 +220,10 @@ export const recurrenceVerb: ControlVerb<PixState> = (body, state, env) => {
     }
     case 'REJEITADA': {
       if (from !== 'CRIADA') throw conflict('CRIADA');
-      const rejeicao = { codigo: codeOf(body, rejectionCodes, 'AP13'), descricao: 'Recorrência rejeitada pelo usuário pagador.' };
+      const rejeicao = {
+        codigo: codeOf(body, recurrenceRejectionCodes(), 'AP13'),
+        descricao: 'Recorrência rejeitada pelo usuário pagador.',
+      };
       moveRecurrence(state, env, recurrence, 'REJEITADA', { encerramento: { rejeicao } });
       break;
     }
@@ -215,7 +233,7 @@ export const recurrenceVerb: ControlVerb<PixState> = (body, state, env) => {
       break;
     case 'CANCELADA': {
       if (from !== 'CRIADA' && from !== 'APROVADA') throw conflict('CRIADA or APROVADA');
-      const codigo = codeOf(body, payerCancellationCodes, 'SLDB');
+      const codigo = codeOf(body, payerCancellationCodes(), 'SLDB');
       const cancelamento = { solicitante: 'USUARIO_PAGADOR', codigo, descricao: 'Recorrência cancelada pelo usuário pagador.' };
       moveRecurrence(state, env, recurrence, 'CANCELADA', { encerramento: { cancelamento } });
       break;

@@ -7,9 +7,11 @@
  * up to 7 days after the due date); otherwise the charge is EXPIRADA, or REJEITADA when the code rejects
  * the charge itself. Every move is notified at `<webhookcobr>/cobr`.
  */
+import { finalRecurringChargeStatuses } from '../../pix/read-checks.js';
 import { type ControlVerb, type SandboxEnvironment, SandboxProblem } from '../contract.js';
+import { declaredValues } from '../spec-values.js';
 import { announceReceived, endToEndId } from './payments.js';
-import { addDays, record, today } from './recurrence-support.js';
+import { addDays, codeOf, record, today } from './recurrence-support.js';
 import { notifyRecurringCharge } from './recurrence-webhooks.js';
 import { schedulePix } from './schedule.js';
 import { instant, type Json, type PixState, type StoredRecurringCharge } from './state.js';
@@ -19,35 +21,20 @@ export const attemptScheduledAfterSeconds = 5;
 export const maxRetries = 3;
 export const retryWindowDays = 7;
 
-export const finalStatuses = ['CONCLUIDA', 'EXPIRADA', 'REJEITADA', 'CANCELADA'];
-const pendingAttempt = ['SOLICITADA', 'AGENDADA'];
-/** Rejection codes that end the recurring charge itself, not only the attempt (CobRTentativas). */
-const chargeRejections = ['AC05', 'AM09', 'DENC', 'DS27', 'DTED', 'MIDI', 'MSUC', 'NITX', 'RC09'];
-const attemptRejections = [
-  'AB10',
-  'AC05',
-  'AC06',
-  'AM02',
-  'AM09',
-  'DENC',
-  'DS27',
-  'DTED',
-  'DTNT',
-  'FBRD',
-  'IRNT',
-  'MIDI',
-  'MSUC',
-  'NIEC',
-  'NIPA',
-  'NITX',
-  'QUNT',
-  'RC09',
-  'UDEI',
-];
+/** Attempts still waiting on the payer's PSP: a retry waits for them, a cancelled charge cancels them. */
+export const pendingAttemptStatuses: readonly string[] = ['SOLICITADA', 'AGENDADA'];
+/**
+ * Rejection codes that end the recurring charge itself, not only the attempt. The spec says so only in the
+ * words of CobRTentativas' `rejeicao` (no member lists them apart), so they are kept here and
+ * test/sandbox/spec-values.test.ts checks them against those words.
+ */
+export const chargeRejectionCodes: readonly string[] = ['AC05', 'AM09', 'DENC', 'DS27', 'DTED', 'MIDI', 'MSUC', 'NITX', 'RC09'];
+/** The codes a payer's PSP rejects an attempt with (CobRTentativas' `rejeicao.codigo`). */
+const attemptRejectionCodes = (): readonly string[] => declaredValues('pix', 'CobRTentativas/rejeicao/codigo');
 
 export const attemptsOf = (current: Json): Json[] => (Array.isArray(current.tentativas) ? (current.tentativas as Json[]) : []);
 export const pendingOf = (current: Json): Json | undefined =>
-  attemptsOf(current).find((attempt) => pendingAttempt.includes(String(attempt.status)));
+  attemptsOf(current).find((attempt) => pendingAttemptStatuses.includes(String(attempt.status)));
 const retriesOf = (current: Json): number => attemptsOf(current).filter((attempt) => attempt.tipo !== 'AGND').length;
 
 /** The charge as GET answers it (CobRCompleta): the stored record with the Pix that settled it. */
@@ -86,7 +73,8 @@ export function scheduleAttempts(state: PixState, env: SandboxEnvironment): void
   const due = env.clock.nowMs() - attemptScheduledAfterSeconds * 1000;
   for (const charge of Object.values(state.recurringCharges)) {
     const attempt = pendingOf(charge.current);
-    if (attempt === undefined || attempt.status !== 'SOLICITADA' || finalStatuses.includes(String(charge.current.status))) continue;
+    if (attempt === undefined || attempt.status !== 'SOLICITADA' || finalRecurringChargeStatuses.includes(String(charge.current.status)))
+      continue;
     if (Date.parse(String((attempt.atualizacao as Json[]).at(-1)?.data)) > due) continue;
     schedule(env, charge, attempt);
     notify(state, env, charge);
@@ -95,7 +83,7 @@ export function scheduleAttempts(state: PixState, env: SandboxEnvironment): void
 
 /** Ends the charge unpaid when its last attempt failed and no retry can follow. */
 function afterFailure(env: SandboxEnvironment, current: Json, codigo?: string): void {
-  if (codigo !== undefined && chargeRejections.includes(codigo)) {
+  if (codigo !== undefined && chargeRejectionCodes.includes(codigo)) {
     current.encerramento = { rejeicao: { codigo, descricao: 'Cobrança rejeitada pelo PSP do usuário pagador.' } };
     record(current, 'REJEITADA', env);
   } else if (!canRetry(current, env)) record(current, 'EXPIRADA', env);
@@ -113,7 +101,7 @@ export const recurringChargeVerb: ControlVerb<PixState> = (body, state, env) => 
   if (!charge) throw new SandboxProblem(404, 'CobRNaoEncontrado', `no recurring charge has the txid ${body.txid}`);
   const { current } = charge;
   const attempt = pendingOf(current);
-  if (!attempt || finalStatuses.includes(String(current.status)))
+  if (!attempt || finalRecurringChargeStatuses.includes(String(current.status)))
     throw new SandboxProblem(409, 'CobROperacaoInvalida', `the charge ${body.txid} is ${String(current.status)} with no attempt pending`);
   switch (body.status) {
     case 'AGENDADA':
@@ -132,9 +120,7 @@ export const recurringChargeVerb: ControlVerb<PixState> = (body, state, env) => 
       break;
     }
     case 'REJEITADA': {
-      const codigo = body.codigo ?? 'AM02';
-      if (typeof codigo !== 'string' || !attemptRejections.includes(codigo))
-        throw new Error(`codigo must be one of ${attemptRejections.join(', ')}`);
+      const codigo = codeOf(body, attemptRejectionCodes(), 'AM02');
       attempt.rejeicao = { codigo, descricao: 'Tentativa de liquidação rejeitada pelo PSP do usuário pagador.' };
       record(attempt, 'REJEITADA', env);
       afterFailure(env, current, codigo);
@@ -153,5 +139,5 @@ export const recurringChargeVerb: ControlVerb<PixState> = (body, state, env) => 
 
 /** Cancels the pending attempts of a charge being cancelled. */
 export function cancelAttempts(env: SandboxEnvironment, current: Json): void {
-  for (const attempt of attemptsOf(current)) if (pendingAttempt.includes(String(attempt.status))) record(attempt, 'CANCELADA', env);
+  for (const attempt of attemptsOf(current)) if (pendingAttemptStatuses.includes(String(attempt.status))) record(attempt, 'CANCELADA', env);
 }

@@ -7,14 +7,13 @@
  * and while it is not final; a retry is refused while an attempt is pending, for a date not in the future or
  * past the window, and when the recurrence forbids retries (section 7.2, CobROperacaoInvalida).
  */
-import { checkRecurringChargeCancellable } from '../../pix/read-checks.js';
+import { checkRecurringChargeCancellable, finalRecurringChargeStatuses } from '../../pix/read-checks.js';
 import { dayNumber } from '../../rules/cross-field.js';
 import { type Handler, type SandboxEnvironment, SandboxProblem } from '../contract.js';
 import { expireConfirmations } from './confirmations.js';
 import {
   canRetry,
   cancelAttempts,
-  finalStatuses,
   maxRetries,
   pendingOf,
   recurringChargeView,
@@ -158,7 +157,8 @@ export const recurringChargeHandlers: Record<string, Handler<PixState>> = {
     const { current } = charge;
     const date = request.path.data!;
     const status = String(current.status);
-    if (finalStatuses.includes(status)) refuse(invalid, `the charge is ${status}: it takes no more attempts`, 'status', status);
+    if (finalRecurringChargeStatuses.includes(status))
+      refuse(invalid, `the charge is ${status}: it takes no more attempts`, 'status', status);
     if (current.politicaRetentativa !== 'PERMITE_3R_7D')
       refuse(
         invalid,
@@ -193,7 +193,7 @@ export const recurringChargeHandlers: Record<string, Handler<PixState>> = {
       );
     });
     const { items, paginacao } = page(matching, query);
-    const parametros = listParameters(query, ['idRec', 'cpf', 'cnpj', 'status'], paginacao);
+    const parametros = listParameters(request, 'ParametrosConsultaCobR', paginacao);
     return { status: 200, body: { parametros, cobsr: items.map((charge) => recurringChargeView(state, charge)) } };
   },
 };
