@@ -8,6 +8,8 @@
 import { checkBilletPayable, checkBilletPaymentAmount } from '../../accounts/read-checks.js';
 import { barcodeOfDigitableLine, checkBoletoBarcode, checkBoletoLine, digitableLineOfBarcode, modulo11Bank } from '../../formats/boleto.js';
 import type { ControlVerb, Handler, SandboxEnvironment, SandboxRequest } from '../contract.js';
+import { declaredMembers } from '../spec-values.js';
+import type { SchemaPlace } from '../verb-contract.js';
 import { accountOf, invalid, notFound, refuse } from './access.js';
 import { book, idempotencyKeyOf, replayedPayment } from './outgoing.js';
 import { type Account, type AccountsState, amountOf, centsOf, instant, type Json, next, otherIspb, partyOf } from './state.js';
@@ -130,33 +132,13 @@ function pay(request: SandboxRequest, state: AccountsState, env: SandboxEnvironm
   return { status: 200, body: view(record) };
 }
 
-const paymentFields = [
-  'id',
-  'idempotencyKey',
-  'eventDate',
-  'digitableCode',
-  'description',
-  'paymentFlow',
-  'status',
-  'transactionType',
-  'creditDebitType',
-  'payment',
-];
-const detailFields = [
-  'id',
-  'idempotencyKey',
-  'createdAt',
-  'status',
-  'transactionType',
-  'creditDebitType',
-  'payment',
-  'billetInfo',
-  'creditorAccount',
-  'debtorAccount',
-];
-const pick = (record: Json, fields: readonly string[]): Json =>
-  Object.fromEntries(fields.filter((field) => field in record).map((field) => [field, record[field]]));
-const view = (record: Json): Json => pick(record, paymentFields);
+/** The record as an answer shows it: the members the answer's schema (a place of the accounts spec) lists, when the record has them. */
+const pick = (record: Json, place: SchemaPlace): Json =>
+  Object.fromEntries(declaredMembers('accounts', place).flatMap((field) => (field in record ? [[field, record[field]]] : [])));
+/** A payment as POST /billets/payments answers it. */
+const view = (record: Json): Json => pick(record, 'BilletPayment');
+/** A payment as GET /billets/payments/{id} and its details answer it. */
+const detailView = (record: Json): Json => pick(record, 'BilletPaymentDetailResponse/data');
 
 function paymentOf(request: SandboxRequest, state: AccountsState, env: SandboxEnvironment): Json {
   const account = accountOf(request, state, env);
@@ -205,13 +187,14 @@ export const billetHandlers: Record<string, Handler<AccountsState>> = {
     const data = state.billetPayments
       .filter((entry) => entry.accountId === account.id)
       .map(({ record }) => ({
-        ...pick(record, ['eventDate', 'id', 'digitableCode', 'status', 'transactionType', 'idempotencyKey', 'creditDebitType']),
+        // The list shows the payment's amount as `transactionAmount`, which the record keeps as `payment`.
+        ...pick(record, 'BilletPaymentList/data'),
         transactionAmount: record.payment,
       }));
     return { status: 200, body: { meta: { total: data.length, limit: data.length, offset: 0 }, data } };
   },
-  'billets.getById': (request, state, env) => ({ status: 200, body: { data: pick(paymentOf(request, state, env), detailFields) } }),
-  'billets.detail': (request, state, env) => ({ status: 200, body: { data: pick(paymentOf(request, state, env), detailFields) } }),
+  'billets.getById': (request, state, env) => ({ status: 200, body: { data: detailView(paymentOf(request, state, env)) } }),
+  'billets.detail': (request, state, env) => ({ status: 200, body: { data: detailView(paymentOf(request, state, env)) } }),
   'billets.receipt': (request, state, env) => ({ status: 200, body: { data: { pdf: receiptPdf(paymentOf(request, state, env)) } } }),
 };
 
