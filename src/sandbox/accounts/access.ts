@@ -8,6 +8,7 @@
  * account; any other credential the sandbox knows that holds `account.read` (the seeded `sandbox-account`)
  * operates the sandbox's own account. Tokens of other interfaces' credentials are refused with 403.
  */
+import { isBaasCredential } from '../../accounts/account-header.js';
 import type { ValidationIssue } from '../../runtime/errors.js';
 import { type ProblemFormat, type SandboxEnvironment, SandboxProblem, type SandboxRequest } from '../contract.js';
 import { problemDetails } from '../problem-details.js';
@@ -27,7 +28,7 @@ export type Caller = { readonly kind: 'baas' } | { readonly kind: 'account'; rea
 /** Whether a known client id is a credential of the accounts API (not one of another interface's). */
 export function isAccountsCredential(clientId: string, state: AccountsState, env: SandboxEnvironment): boolean {
   return (
-    clientId.startsWith('baas_') ||
+    isBaasCredential(clientId) ||
     state.credentials.some((credential) => credential.clientId === clientId) ||
     (env.tokens.scopesOf(clientId)?.includes('account.read') ?? false)
   );
@@ -35,7 +36,7 @@ export function isAccountsCredential(clientId: string, state: AccountsState, env
 
 export function callerOf(request: SandboxRequest, state: AccountsState, env: SandboxEnvironment): Caller {
   const clientId = request.principal?.clientId ?? '';
-  if (clientId.startsWith('baas_')) return { kind: 'baas' };
+  if (isBaasCredential(clientId)) return { kind: 'baas' };
   const issued = state.credentials.find((credential) => credential.clientId === clientId);
   if (issued) return { kind: 'account', accountId: issued.accountId };
   if (env.tokens.scopesOf(clientId)?.includes('account.read')) return { kind: 'account', accountId: state.ownAccountId };

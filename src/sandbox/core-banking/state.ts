@@ -9,7 +9,10 @@
  * credential holding a scope section 5 grants to BaaS credentials only (fee-rules.*, baas-users.*, baas.*),
  * is a BaaS caller acting for the sandbox's BaaS partner; any other is an account caller bound to one child
  * account. `sandbox-core` (every scope of D) is therefore a BaaS caller, `sandbox-account` an account caller.
+ * Both tests are the accounts client's own (isBaasCredential, isBaasOnlyScope): section 5's table is shared.
  */
+import { isBaasCredential } from '../../accounts/account-header.js';
+import { isBaasOnlyScope } from '../../accounts/definition.js';
 import type { Principal, SandboxEnvironment } from '../contract.js';
 import { SandboxProblem } from '../contract.js';
 import { type Kept, keep, keptFor } from '../idempotency.js';
@@ -104,9 +107,6 @@ export interface CoreBankingState {
 /** RFC 3339 in UTC with milliseconds, as the sandbox writes instants. */
 export const instant = (env: SandboxEnvironment, offsetMs = 0): string => new Date(env.clock.nowMs() + offsetMs).toISOString();
 
-/** Scopes section 5 grants to BaaS credentials only. */
-const baasOnlyScope = /^(fee-rules\.|baas-users\.|baas\.)/;
-
 export type Caller =
   | { readonly kind: 'baas'; readonly clientId: string; readonly partnerId: string; readonly institution: boolean }
   | { readonly kind: 'account'; readonly clientId: string; readonly accountId: string; readonly institution: boolean };
@@ -115,7 +115,7 @@ export type Caller =
 export function callerOf(state: CoreBankingState, principal: Principal | undefined): Caller {
   if (!principal) throw new SandboxProblem(401, 'unauthorized', 'no token: ask POST /auth/token for one');
   const institution = principal.scopes.includes('institution');
-  const baas = principal.clientId.startsWith('baas_') || principal.scopes.some((scope) => baasOnlyScope.test(scope));
+  const baas = isBaasCredential(principal.clientId) || principal.scopes.some(isBaasOnlyScope);
   return baas
     ? { kind: 'baas', clientId: principal.clientId, partnerId: state.callerPartnerId, institution }
     : { kind: 'account', clientId: principal.clientId, accountId: state.callerAccountId, institution };
