@@ -15,6 +15,7 @@ import {
   type Counter,
   contratoMeter,
   contratoTracer,
+  tracerProviderRegistered,
   errorStatus,
   type Meter,
   type OpenTelemetryApi,
@@ -64,23 +65,9 @@ export interface ServerSpanStart {
 
 /** The members of the API used here beyond telemetry-api.ts's: every API since 1.0 has them. */
 type ServerApi = OpenTelemetryApi & {
-  readonly trace: { getSpanContext(context: Context): SpanContext | undefined; getTracerProvider(): object };
-  readonly ProxyTracerProvider?: new () => { getDelegate(): object };
+  readonly trace: { getSpanContext(context: Context): SpanContext | undefined };
 };
 type RenamableSpan = Span & { updateName(name: string): unknown };
-
-let noTracerProvider: object | undefined;
-
-/**
- * Whether a tracer provider is registered. The API's global provider is a proxy whose delegate is the API's
- * no-op provider until the application registers one; a new proxy's delegate is that same no-op.
- */
-function tracerProviderRegistered(api: ServerApi): boolean {
-  if (typeof api.ProxyTracerProvider !== 'function') return true;
-  noTracerProvider ??= new api.ProxyTracerProvider().getDelegate();
-  const global = api.trace.getTracerProvider() as { getDelegate?: () => object };
-  return typeof global.getDelegate !== 'function' || global.getDelegate() !== noTracerProvider;
-}
 
 const validSpanContext = (spanContext: SpanContext | undefined): spanContext is SpanContext =>
   spanContext !== undefined && !/^0+$/.test(spanContext.traceId) && !/^0+$/.test(spanContext.spanId);

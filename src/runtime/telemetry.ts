@@ -1,6 +1,6 @@
 /**
  * Traces and metrics of the client's calls, through the OpenTelemetry API when the application has it and
- * has registered providers (telemetry-api.ts); otherwise every hook here is a shared no-op.
+ * has registered providers (telemetry-api.ts); otherwise every hook here is a shared no-op (checked on each call).
  *
  * The span tree of one call (docs/guides/observability.md has a real one):
  *
@@ -20,6 +20,8 @@ import {
   type Context,
   contratoMeter,
   contratoTracer,
+  meterProviderRegistered,
+  tracerProviderRegistered,
   type Counter,
   errorStatus,
   type Histogram,
@@ -175,7 +177,11 @@ export function clientTelemetry(options: ClientTelemetryOptions): ClientTelemetr
   const server = serverOf(options.baseUrl);
   const propagate = typeof options.option === 'object' && options.option.propagateTraceContext === true;
   return {
-    call: (info) => new RecordedCall(api, tracer, instruments, server, options.interfaceName, info, propagate),
+    // Looked at on every call: the application may register its providers after making its clients.
+    call: (info) =>
+      tracerProviderRegistered(api) || meterProviderRegistered(api)
+        ? new RecordedCall(api, tracer, instruments, server, options.interfaceName, info, propagate)
+        : noCall,
   };
 }
 
