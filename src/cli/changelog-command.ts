@@ -4,7 +4,8 @@
  * current. Exit 0 written or current, 1 stale (--check), 2 the markers are missing or misplaced.
  */
 import { writeFileSync } from 'node:fs';
-import { ChangelogMarkersError, changelogState, checkoutRoot } from '../governance/changelog.js';
+import { checkoutRoot } from '../checkout.js';
+import { ChangelogMarkersError, changelogCheckoutMarkers, changelogState } from '../governance/changelog.js';
 import type { Output } from './format-commands.js';
 
 export interface ChangelogOptions {
@@ -14,7 +15,7 @@ export interface ChangelogOptions {
 }
 
 export async function changelogCommand(options: ChangelogOptions, output: Output): Promise<number> {
-  const root = options.root ?? checkoutRoot();
+  const root = options.root ?? checkoutRoot(changelogCheckoutMarkers);
   if (root === null)
     throw new Error(
       'contrato changelog runs in a checkout of contrato (it reads specs/releases and generated/): clone it, npm ci, then npm run changelog',

@@ -23,6 +23,7 @@ export const pageModules = [
   'cli/site-redoc',
   'cli/favicon',
   'bundle-operations',
+  'checkout',
   'runtime/json-pointer',
 ] as const;
 

@@ -10,10 +10,10 @@
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
 import { basename, dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
+import { checkoutRoot } from '../checkout.js';
 import { interfaces } from '../interfaces.js';
 import { bundledSpecPath } from '../checks/registry.js';
 import { faviconIco, faviconSvg } from './favicon.js';
@@ -90,11 +90,8 @@ async function buildReferencePage(specPath: string, output: string, page: string
 
 /** The project's docs folder (guides, coverage report), when contrato runs from its repository. */
 function docsDir(): string | null {
-  for (const relative of ['../../docs', '../../../docs']) {
-    const dir = fileURLToPath(new URL(relative, import.meta.url));
-    if (existsSync(join(dir, 'guides'))) return dir;
-  }
-  return null;
+  const root = checkoutRoot(['docs/guides']);
+  return root === null ? null : join(root, 'docs');
 }
 
 /** The file of the site that lists each reference page's Redoc sections: `{ "core-banking": ["accounts", "fee-rules", …] }`. */

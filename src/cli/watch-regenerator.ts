@@ -5,21 +5,14 @@
  * over its IPC channel.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { checkoutRoot } from '../checkout.js';
 
-/** The checkout this CLI runs from (its scripts/regenerate.ts), or null in an installed package. */
-export function checkoutRoot(): string | null {
-  for (const relativePath of ['../../', '../../../']) {
-    const root = fileURLToPath(new URL(relativePath, import.meta.url));
-    if (existsSync(join(root, 'scripts/regenerate.ts')) && existsSync(join(root, 'node_modules/tsx'))) return resolve(root);
-  }
-  return null;
-}
+/** What a checkout that can regenerate holds: the generators' script and the loader they run under. */
+const regeneratorMarkers = ['scripts/regenerate.ts', 'node_modules/tsx'];
 
 export function requireCheckout(): string {
-  const root = checkoutRoot();
+  const root = checkoutRoot(regeneratorMarkers);
   if (!root)
     throw new Error(
       'contrato regenerate runs in a checkout of contrato (it needs scripts/ and the dev dependencies): clone it, npm ci, then npx contrato regenerate',

@@ -7,8 +7,7 @@
  * list, so the same checkout always writes the same bytes and `npm test` can compare them.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { interfaces } from '../interfaces.js';
 import { applyCorrections, readCorrections } from './corrections.js';
 import { type Change, type Classification, type Correction, type DiffResult, diffSpecs } from './diff.js';
@@ -39,14 +38,8 @@ export interface InterfaceChanges {
   readonly result: DiffResult | null;
 }
 
-/** The checkout holding this module (src/governance or dist/src/governance): the one with specs/releases. */
-export function checkoutRoot(): string | null {
-  for (const relativePath of ['../../', '../../../']) {
-    const root = fileURLToPath(new URL(relativePath, import.meta.url));
-    if (existsSync(join(root, 'specs/releases')) && existsSync(join(root, 'CHANGELOG.md'))) return resolve(root);
-  }
-  return null;
-}
+/** What a checkout the changelog is written in holds: the release snapshots and the root CHANGELOG.md. */
+export const changelogCheckoutMarkers: readonly string[] = ['specs/releases', 'CHANGELOG.md'];
 
 const releaseFile = /^(\d+)\.(\d+)\.(\d+)\.json$/;
 
