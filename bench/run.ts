@@ -358,6 +358,8 @@ if (results.client) {
     );
   }
   rows.push(['fetch, openapi-fetch / undici request()', `${c.vsRequest.fetch}×, ${c.vsRequest.openapiFetch}×`, '']);
+  if (c.tracingOnVsOff !== undefined)
+    rows.push([`tracing on (${us('facadeTracingOn')}) / off, spans dropped`, `${c.tracingOnVsOff}×`, '≤ 1.15×']);
 }
 for (const [name, value] of Object.entries(results.import ?? {}))
   rows.push([

@@ -167,75 +167,120 @@ export interface ClientTelemetryOptions {
   readonly option?: TelemetryOption | undefined;
 }
 
+/** What every call of one operation shares: its spans' names and attributes, made once per client. */
+interface OperationTelemetry {
+  readonly operationId: string;
+  readonly attemptName: string;
+  /** The call span's attributes at its start. */
+  readonly call: Attributes;
+  /** An attempt's attributes at its start, and the base of its duration's. */
+  readonly attempt: Attributes;
+}
+
+/** What the calls of one client share. */
+interface ClientScope {
+  readonly api: OpenTelemetryApi;
+  readonly interfaceName: string;
+  readonly propagate: boolean;
+  readonly instruments: () => Instruments;
+}
+
 /** The telemetry of a client: no-ops with `telemetry: false` or without `@opentelemetry/api`. */
 export function clientTelemetry(options: ClientTelemetryOptions): ClientTelemetry {
   if (options.option === false) return noTelemetry;
   const api = openTelemetryApi();
   if (!api) return noTelemetry;
-  const tracer = contratoTracer(api);
-  const instruments = instrumentsOf(api);
   const server = serverOf(options.baseUrl);
-  const propagate = typeof options.option === 'object' && options.option.propagateTraceContext === true;
+  const scope: ClientScope = {
+    api,
+    interfaceName: options.interfaceName,
+    propagate: typeof options.option === 'object' && options.option.propagateTraceContext === true,
+    instruments: instrumentsOf(api),
+  };
+  const operations = new Map<string, OperationTelemetry>();
+  const operationOf = (info: OperationInfo): OperationTelemetry => {
+    let known = operations.get(info.operationId);
+    if (!known) {
+      const http: Attributes = {
+        'http.request.method': info.method.toUpperCase(),
+        'server.address': server.address,
+        'server.port': server.port,
+        'url.template': server.basePath + info.path,
+      };
+      known = {
+        operationId: info.operationId,
+        attemptName: `${http['http.request.method']} ${http['url.template']}`,
+        call: { ...http, 'contrato.interface': options.interfaceName, 'contrato.operation': info.operationId },
+        attempt: { ...http, 'contrato.operation': info.operationId },
+      };
+      operations.set(info.operationId, known);
+    }
+    return known;
+  };
   return {
-    // Looked at on every call: the application may register its providers after making its clients.
-    call: (info) =>
-      tracerProviderRegistered(api) || meterProviderRegistered(api)
-        ? new RecordedCall(api, tracer, instruments, server, options.interfaceName, info, propagate)
-        : noCall,
+    // Looked at on every call (the tracer too): the application may register its providers after making its clients.
+    call(info) {
+      const tracing = tracerProviderRegistered(api);
+      const metering = meterProviderRegistered(api);
+      if (!tracing && !metering) return noCall;
+      return new RecordedCall(scope, operationOf(info), tracing ? contratoTracer(api) : undefined, metering);
+    },
   };
 }
 
+/** Sets the attributes of an attempt that follows another: its place among the resends, and why it was made. */
+function resendAttributes(base: Attributes, resendCount: number, next: { reason: string; waitMs: number } | undefined): Attributes {
+  if (resendCount === 0 && !next) return base;
+  const attributes: Attributes = { ...base };
+  if (resendCount > 0) attributes['http.request.resend_count'] = resendCount;
+  if (next) {
+    attributes['contrato.retry.reason'] = next.reason;
+    attributes['contrato.retry.wait_ms'] = next.waitMs;
+  }
+  return attributes;
+}
+
+/** One call's spans (when a tracer provider is registered) and metrics (when a meter provider is). */
 class RecordedCall implements CallTelemetry {
-  private readonly span: Span;
-  private readonly context: Context;
-  private readonly http: Attributes;
+  private readonly span: Span | undefined;
+  private readonly context: Context | undefined;
   private next: { reason: string; waitMs: number } | undefined;
 
   constructor(
-    private readonly api: OpenTelemetryApi,
-    private readonly tracer: Tracer,
-    private readonly instruments: () => Instruments,
-    server: { address: string; port: number; basePath: string },
-    private readonly interfaceName: string,
-    private readonly info: OperationInfo,
-    private readonly propagate: boolean,
+    private readonly scope: ClientScope,
+    private readonly operation: OperationTelemetry,
+    private readonly tracer: Tracer | undefined,
+    private readonly metering: boolean,
   ) {
-    this.http = {
-      'http.request.method': info.method.toUpperCase(),
-      'server.address': server.address,
-      'server.port': server.port,
-      'url.template': server.basePath + info.path,
-    };
-    const active = api.context.active();
-    this.span = tracer.startSpan(
-      info.operationId,
-      {
-        kind: spanKind.client,
-        attributes: { ...this.http, 'contrato.interface': interfaceName, 'contrato.operation': info.operationId },
-      },
-      active,
-    );
-    this.context = api.trace.setSpan(active, this.span);
+    if (!tracer) return;
+    const active = scope.api.context.active();
+    this.span = tracer.startSpan(operation.operationId, { kind: spanKind.client, attributes: operation.call }, active);
+    this.context = scope.api.trace.setSpan(active, this.span);
   }
 
   token(reason: TokenReason, url: string): TokenTelemetry {
-    const where = serverOf(url);
-    const attributes: Attributes = {
-      'http.request.method': 'POST',
-      'server.address': where.address,
-      'server.port': where.port,
-      'url.template': where.basePath,
-      'contrato.interface': this.interfaceName,
-      'contrato.token.reason': reason,
-    };
-    const span = this.tracer.startSpan('token', { kind: spanKind.client, attributes }, this.context);
-    const traceparent = this.propagate ? traceparentOf(span) : undefined;
+    const { interfaceName, propagate } = this.scope;
+    let span: Span | undefined;
+    if (this.tracer) {
+      const where = serverOf(url);
+      const attributes: Attributes = {
+        'http.request.method': 'POST',
+        'server.address': where.address,
+        'server.port': where.port,
+        'url.template': where.basePath,
+        'contrato.interface': interfaceName,
+        'contrato.token.reason': reason,
+      };
+      span = this.tracer.startSpan('token', { kind: spanKind.client, attributes }, this.context);
+    }
+    const traceparent = span && propagate ? traceparentOf(span) : undefined;
     return {
       headers: traceparent ? { traceparent } : noHeaders,
       end: (error, status) => {
-        const errorType = endClientSpan(span, status, error);
-        this.instruments().tokenRequests.add(1, {
-          'contrato.interface': this.interfaceName,
+        const errorType = span ? endClientSpan(span, status, error) : errorTypeOf(error, status);
+        if (!this.metering) return;
+        this.scope.instruments().tokenRequests.add(1, {
+          'contrato.interface': interfaceName,
           'contrato.token.reason': reason,
           ...(errorType ? { 'error.type': errorType } : {}),
         });
@@ -244,34 +289,25 @@ class RecordedCall implements CallTelemetry {
   }
 
   attempt(resendCount: number): AttemptTelemetry {
-    const attributes: Attributes = { ...this.http, 'contrato.operation': this.info.operationId };
-    if (resendCount > 0) attributes['http.request.resend_count'] = resendCount;
-    if (this.next) {
-      attributes['contrato.retry.reason'] = this.next.reason;
-      attributes['contrato.retry.wait_ms'] = this.next.waitMs;
-      this.next = undefined;
-    }
-    const span = this.tracer.startSpan(
-      `${this.http['http.request.method']} ${this.http['url.template']}`,
-      { kind: spanKind.client, attributes },
-      this.context,
-    );
-    const context = this.api.trace.setSpan(this.context, span);
-    const traceparent = this.propagate ? traceparentOf(span) : undefined;
-    const started = performance.now();
+    const { api, propagate } = this.scope;
+    const { operation, tracer } = this;
+    const attributes = resendAttributes(operation.attempt, resendCount, this.next);
+    this.next = undefined;
+    const span = tracer?.startSpan(operation.attemptName, { kind: spanKind.client, attributes }, this.context);
+    const context = span && this.context ? api.trace.setSpan(this.context, span) : undefined;
+    const traceparent = span && propagate ? traceparentOf(span) : undefined;
+    const started = this.metering ? performance.now() : 0;
     const finish = (status: number | undefined, error: unknown): void => {
-      const errorType = endClientSpan(span, status, error);
-      this.instruments().duration.record((performance.now() - started) / 1000, {
-        ...this.http,
-        'contrato.operation': this.info.operationId,
-        'contrato.status_class': statusClassOf(status),
-        ...(status === undefined ? {} : { 'http.response.status_code': status }),
-        ...(errorType ? { 'error.type': errorType } : {}),
-      });
+      const errorType = span ? endClientSpan(span, status, error) : errorTypeOf(error, status);
+      if (!this.metering) return;
+      const recorded: Attributes = { ...operation.attempt, 'contrato.status_class': statusClassOf(status) };
+      if (status !== undefined) recorded['http.response.status_code'] = status;
+      if (errorType) recorded['error.type'] = errorType;
+      this.scope.instruments().duration.record((performance.now() - started) / 1000, recorded);
     };
     return {
       headers: traceparent ? { traceparent } : noHeaders,
-      within: (send) => this.api.context.with(context, send),
+      within: context ? (send) => api.context.with(context, send) : (send) => send(),
       answered: (status) => finish(status, undefined),
       failed: (error) => finish(undefined, error),
     };
@@ -279,7 +315,8 @@ class RecordedCall implements CallTelemetry {
 
   retrying(reason: string, waitMs: number): void {
     this.next = { reason, waitMs };
-    this.instruments().retries.add(1, { 'contrato.operation': this.info.operationId, 'contrato.retry.reason': reason });
+    if (this.metering)
+      this.scope.instruments().retries.add(1, { 'contrato.operation': this.operation.operationId, 'contrato.retry.reason': reason });
   }
 
   resending(reason: string): void {
@@ -287,6 +324,8 @@ class RecordedCall implements CallTelemetry {
   }
 
   end(ending: CallEnding): void {
+    const { span } = this;
+    if (!span) return;
     const errorType = errorTypeOf(ending.error, ending.status);
     const attributes: Attributes = {
       'contrato.attempts': ending.attempts,
@@ -298,9 +337,9 @@ class RecordedCall implements CallTelemetry {
     if (ending.fromJournal) attributes['contrato.from_journal'] = true;
     if (errorType) {
       attributes['error.type'] = errorType;
-      this.span.setStatus({ code: errorStatus });
+      span.setStatus({ code: errorStatus });
     }
-    this.span.setAttributes(attributes);
-    this.span.end();
+    span.setAttributes(attributes);
+    span.end();
   }
 }
