@@ -135,8 +135,8 @@ export function createRuntime(options: RuntimeOptions): FacadeRuntime {
     send: {
       baseUrl: options.baseUrl,
       send: options.send,
-      onRequest: log('debug', 'request'),
-      onAnswer: log('info', 'response'),
+      // Without a logger the send step builds no record of each request and answer.
+      ...(options.logger ? { onRequest: log('debug', 'request'), onAnswer: log('info', 'response') } : {}),
       scrub: (text) => scrub(text),
       ...(options.middleware?.length ? { middleware: options.middleware } : {}),
     },

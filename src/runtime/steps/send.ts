@@ -98,7 +98,8 @@ export async function buildRequest(baseUrl: string, call: Call): Promise<Outgoin
 
 /** The body of an answer: nothing for 204, HEAD or an empty declared length; JSON, or text for a JWS; an error body as JSON when it is. */
 function parsedBody(call: Call, status: number, headers: Headers, text: string): { body: unknown } | { invalidJson: true } {
-  if (status === 204 || call.info.method === 'head' || headers.get('content-length') === '0') return { body: undefined };
+  // A declared length of 0 means an empty text: the header is read only then (Headers.get is not free).
+  if (status === 204 || call.info.method === 'head' || (text === '' && headers.get('content-length') === '0')) return { body: undefined };
   if (status >= 200 && status < 300) {
     if (call.info.jwsPayload) return { body: text };
     try {
@@ -139,13 +140,15 @@ function failureOf(error: unknown, call: Call, url: string, scrub: SendServices[
 
 export function sendStep(services: SendServices): Step {
   const { middleware } = services;
+  // Every request of this step goes to the base URL's host and port (its URL is the base URL and a path).
+  let target: string | undefined;
   return {
     name: 'send',
     async run(call): Promise<Outcome> {
       const built = await buildRequest(services.baseUrl, call);
       const { info, state } = call;
       // Where this attempt goes and whether its answer began: the timeout step says so when time runs out.
-      state.target = targetOfUrl(built.url);
+      state.target = target ??= targetOfUrl(built.url);
       state.answeredStatus = undefined;
       const attempt = state.telemetry?.attempt(state.attempts - 1) ?? noAttemptTelemetry;
       const hooked = { operationId: info.operationId, attempt: state.attempts, method: built.method, url: built.url };
