@@ -28,6 +28,7 @@ import createClient from 'openapi-fetch';
 import { Agent } from 'undici';
 import type { paths } from '../generated/core-banking/types.js';
 import type { CompiledValidator } from '../src/runtime/validation.js';
+import { feeRule } from '../test/helpers/fee-rule.js';
 
 /**
  * The client's modules, from dist/ (what users run: tsc's output, which `npm run bench` builds first) or from
@@ -99,21 +100,6 @@ export async function tracingContenders(setup: ClientBenchSetup): Promise<Conten
     },
   ];
 }
-
-export const feeRule = {
-  id: '0e3ec47e-2fc8-4c4c-bdee-0eb80eb91a50',
-  baasId: '8313d412-4f4b-4f33-8f97-e1a279e8f514',
-  name: 'Tarifa Pix',
-  percent: 0.99,
-  fixedAmount: 0,
-  minAmount: 0.5,
-  maxAmount: 15,
-  weight: 1,
-  effectiveDate: null,
-  requirements: [],
-  createdAt: '2026-01-10T12:00:00Z',
-  updatedAt: '2026-01-10T12:00:00Z',
-};
 
 /** The loopback server every contender calls: a fee rule for any GET, a token for POST /auth/token. */
 export async function startFeeRuleServer(): Promise<{
