@@ -73,27 +73,80 @@ async function serializedBody(info: OperationInfo, body: unknown): Promise<{ bod
   return { body: JSON.stringify(body), contentType: 'application/json' };
 }
 
-/** The request of one attempt: the caller's headers, the steps' headers, then the header parameters. */
-export async function buildRequest(baseUrl: string, call: Call): Promise<OutgoingRequest> {
-  const { info, args } = call;
-  const url = createFinalURL(info.path, {
+/** A path template cut once at its parameters; null when one has a style marker (`{.x}`, `{;x}`, `{x*}`). */
+type PathParts = readonly (string | { readonly parameter: string })[] | null;
+const pathPartsOf = new Map<string, PathParts>();
+
+function pathParts(template: string): PathParts {
+  let parts = pathPartsOf.get(template);
+  if (parts === undefined) {
+    const pieces = template.split(/(\{[^{}]+\})/).filter((piece) => piece !== '');
+    const isParameter = (piece: string): boolean => piece.startsWith('{') && piece.endsWith('}');
+    parts = pieces.some((piece) => isParameter(piece) && /^\{[.;]|\*\}$/.test(piece))
+      ? null
+      : pieces.map((piece) => (isParameter(piece) ? { parameter: piece.slice(1, -1) } : piece));
+    pathPartsOf.set(template, parts);
+  }
+  return parts;
+}
+
+/**
+ * The URL as openapi-fetch's createFinalURL writes it (simple style: each value through encodeURIComponent, a
+ * missing one left as `{name}`), without scanning the template with a regular expression on every call. Arrays,
+ * objects and style markers go to openapi-fetch's serializers. The query: each member in its parameter's
+ * declared style (query.ts), read back the same by the checking path.
+ */
+function finalUrl(baseUrl: string, info: OperationInfo, args: Call['args']): string {
+  const parts = pathParts(info.path);
+  let path = '';
+  for (const part of parts ?? []) {
+    if (typeof part === 'string') {
+      path += part;
+      continue;
+    }
+    const value = args.path?.[part.parameter];
+    if (value === undefined || value === null) path += `{${part.parameter}}`;
+    else if (typeof value === 'object') return openapiFinalUrl(baseUrl, info, args);
+    else path += encodeURIComponent(value as string | number | boolean);
+  }
+  if (!parts) return openapiFinalUrl(baseUrl, info, args);
+  const query = args.query ? serializeQuery(info.parameters, args.query) : '';
+  return query ? `${baseUrl}${path}?${query}` : `${baseUrl}${path}`;
+}
+
+function openapiFinalUrl(baseUrl: string, info: OperationInfo, args: Call['args']): string {
+  return createFinalURL(info.path, {
     baseUrl,
     params: { ...(args.path ? { path: args.path } : {}), ...(args.query ? { query: args.query } : {}) },
-    // Each member in its parameter's declared style (query.ts), read back the same by the checking path.
     querySerializer: (query) => serializeQuery(info.parameters, query),
     pathSerializer: defaultPathSerializer,
   });
+}
+
+/** The headers of one attempt: the caller's, the steps', then the header parameters, then the body's type. */
+function attemptHeaders(call: Call, contentType: string | undefined): Record<string, string> {
+  const stepHeaders = Object.keys(call.headers);
+  // The usual attempt (the token, maybe a content type, nothing of the caller's): no names to reconcile.
+  if (!call.options?.headers && !call.args.header && stepHeaders.length <= 1 && stepHeaders[0]?.toLowerCase() !== 'content-type')
+    return contentType ? { ...call.headers, 'content-type': contentType } : { ...call.headers };
   // Header names are case-insensitive: a later source replaces an earlier one whatever its spelling.
   const merged = new Map<string, [name: string, value: string]>();
   const put = (name: string, value: string): void => void merged.set(name.toLowerCase(), [name, value]);
   for (const [name, value] of Object.entries({ ...call.options?.headers })) put(name, value);
   for (const [name, value] of Object.entries(call.headers)) put(name, value);
-  for (const [name, value] of Object.entries(args.header ?? {})) {
+  for (const [name, value] of Object.entries(call.args.header ?? {})) {
     if (value !== undefined && value !== null) put(name, Array.isArray(value) ? value.join(', ') : String(value));
   }
-  const { body, contentType } = await serializedBody(info, args.body);
   if (contentType && !merged.has('content-type')) put('content-type', contentType);
-  return { method: info.method.toUpperCase(), url, headers: Object.fromEntries(merged.values()), body, signal: call.signal };
+  return Object.fromEntries(merged.values());
+}
+
+/** The request of one attempt: the caller's headers, the steps' headers, then the header parameters. */
+export async function buildRequest(baseUrl: string, call: Call): Promise<OutgoingRequest> {
+  const { info, args } = call;
+  const url = finalUrl(baseUrl, info, args);
+  const { body, contentType } = await serializedBody(info, args.body);
+  return { method: info.method.toUpperCase(), url, headers: attemptHeaders(call, contentType), body, signal: call.signal };
 }
 
 /** The body of an answer: nothing for 204, HEAD or an empty declared length; JSON, or text for a JWS; an error body as JSON when it is. */
