@@ -103,12 +103,19 @@ export function compose(steps: readonly Step[]): Next {
     if (!step) return Promise.reject(new Error('the pipeline ended without a step that sends the request'));
     // A step that throws before its first await still ends as a rejected promise.
     try {
-      return step.run(call, (next) => run(index + 1, next));
+      return step.run(call, nexts[index + 1]!);
     } catch (error) {
       return Promise.reject(error);
     }
   };
-  return (call) => run(0, call);
+  // The `next` of each step, made once rather than on every call.
+  const nexts = Array.from(
+    { length: steps.length + 1 },
+    (_, index): Next =>
+      (call) =>
+        run(index, call),
+  );
+  return nexts[0]!;
 }
 
 /** The list with `step` placed before the step named `before` (at the end when there is none). */

@@ -158,11 +158,16 @@ export function createRuntime(options: RuntimeOptions): FacadeRuntime {
     return info;
   }
 
-  async function checksOf(operationId: string): Promise<OperationChecks> {
-    const checks = await checksReady();
+  function checksIn(checks: DocumentChecks, operationId: string): OperationChecks {
     const validators = checks.validators[operationId];
     if (!validators) throw new ConfigurationError(`unknown operation ${operationId}`);
     return { validators, patterns: checks.patternDescriptions, crossField: checks.crossFieldChecks?.[operationId] };
+  }
+
+  /** The checks of an operation: at once when the document's are loaded, else once they are. */
+  function checksOf(operationId: string): OperationChecks | Promise<OperationChecks> {
+    const ready = checksReady();
+    return ready instanceof Promise ? ready.then((checks) => checksIn(checks, operationId)) : checksIn(ready, operationId);
   }
 
   const scrubIssues = (issues: readonly ValidationIssue[]): ValidationIssue[] =>
@@ -251,7 +256,8 @@ export function createRuntime(options: RuntimeOptions): FacadeRuntime {
     const info = infoOf(operationId);
     if (callOptions?.reference !== undefined && !options.journal)
       throw new ConfigurationError(`${operationId}: a reference needs the client option journal, where it is kept`, { operationId });
-    const checks = await checksOf(operationId);
+    const found = checksOf(operationId);
+    const checks = found instanceof Promise ? await found : found;
     const telemetry = (options.telemetry ?? noTelemetry).call(info);
     const state: CallState = { attempts: 0, idempotencyKey: undefined, maybeExecuted: false, telemetry };
     const ending = (status: number | undefined, error: unknown): CallEnding => ({

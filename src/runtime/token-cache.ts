@@ -42,6 +42,11 @@ export class TokenCache {
     return this.inFlight;
   }
 
+  /** The cached token while it is valid, else null: what get() would give at once, without a promise. */
+  fresh(): string | null {
+    return this.current && this.now() < this.current.renewAt ? this.current.token : null;
+  }
+
   /** The cached token, if any, without refreshing (for scrubbing it from logs). */
   peek(): string | null {
     return this.current?.token ?? null;

@@ -55,7 +55,8 @@ export function authStep(services: AuthServices): Step {
         return next({ ...call, headers: { ...call.headers, Authorization: basic } });
       }
       if (!call.info.secured || !tokens) return next(call);
-      const token = await tokenOrFailure(tokens, call);
+      // A valid cached token is taken as it is; only a renewal waits.
+      const token = tokens.fresh() ?? (await tokenOrFailure(tokens, call));
       if (typeof token !== 'string') return token;
       const outcome = await next(withToken(call, token));
       if (outcome.kind !== 'answer' || outcome.answer.status !== 401) return outcome;

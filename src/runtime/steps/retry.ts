@@ -80,10 +80,12 @@ const waitsForRetryAfter = (outcome: Outcome): boolean =>
   outcome.answer.headers.has('retry-after');
 
 export function retryStep(services: RetryServices): Step {
+  // The client's policy, made once: a call makes its own only when it sets maxRetries.
+  const clientPolicy = policyOf(services.policy, undefined);
   return {
     name: 'retry',
     async run(call, next) {
-      const policy = policyOf(services.policy, call.options);
+      const policy = call.options?.maxRetries === undefined ? clientPolicy : policyOf(services.policy, call.options);
       const repeatable = mayRetry(call.info.method, call.state.idempotencyKey !== undefined);
       const deadline = services.clock() + policy.deadlineMs;
       /** The last outcome stands; when it is an error, the call records why it was not tried again. */
