@@ -3,6 +3,7 @@
  * that may change the call, answer it, or hand it to the next step (as openapi-fetch's and Stainless's
  * middleware do). The default order is in steps/index.ts; an interface may add steps of its own.
  */
+import type { AttemptAbort } from './attempt-abort.js';
 import type { CallOptions, OperationInfo } from './contract.js';
 import type { CrossFieldChecks } from './cross-field.js';
 import type { CallContext, ContratoError, NotRetried } from './errors.js';
@@ -57,6 +58,11 @@ export interface Call {
   readonly headers: Readonly<Record<string, string>>;
   /** Ends the attempt: the caller's signal, joined by the timeout step with its timer. */
   readonly signal: AbortSignal | undefined;
+  /**
+   * Set by the timeout step when the caller gave no signal (`signal` is then undefined): the attempt's end,
+   * as undici takes it without an AbortSignal (attempt-abort.ts; `abort.signal` makes one for who needs it).
+   */
+  readonly abort?: AttemptAbort | undefined;
   readonly state: CallState;
 }
 

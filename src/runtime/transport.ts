@@ -9,6 +9,7 @@ import { createPrivateKey, X509Certificate } from 'node:crypto';
 import { isIP } from 'node:net';
 import { connect as tlsConnect, createSecureContext } from 'node:tls';
 import type { Dispatcher } from 'undici';
+import type { AttemptAbort } from './attempt-abort.js';
 import { AuthError, ConfigurationError, type AuthFailure } from './errors.js';
 import { withoutTrailingSlashes } from './text.js';
 
@@ -28,6 +29,8 @@ export interface OutgoingRequest {
   readonly headers: Readonly<Record<string, string>>;
   readonly body: string | Uint8Array | null;
   readonly signal?: AbortSignal | undefined;
+  /** The attempt's end when the pipeline made no AbortSignal for it (attempt-abort.ts): undici takes it instead. */
+  readonly abort?: AttemptAbort | undefined;
   /** Told the status as soon as the answer's headers arrived, before its body is read. */
   readonly onHeaders?: ((status: number) => void) | undefined;
 }
@@ -353,6 +356,8 @@ export class Transport {
     if (this.closed && this.options.dispatcher) throw new ConfigurationError('this client was closed');
     const dispatcher = this.ready ?? (await this.currentDispatcher());
     const { origin, path } = this.originAndPath(request.url);
+    // undici takes an EventEmitter as well as an AbortSignal; `abort` spares making the signal.
+    const signal = request.abort ?? request.signal;
     try {
       const answer = await dispatcher.request({
         origin,
@@ -360,7 +365,7 @@ export class Transport {
         method: request.method as Dispatcher.HttpMethod,
         headers: request.headers,
         body: request.body,
-        ...(request.signal ? { signal: request.signal } : {}),
+        ...(signal ? { signal } : {}),
       });
       request.onHeaders?.(answer.statusCode);
       const headers = new Headers();
@@ -377,13 +382,13 @@ export class Transport {
           : await answer.body.text();
       return { status: answer.statusCode, headers, body };
     } catch (error) {
-      if (request.signal?.aborted) throw error;
+      if (signal?.aborted) throw error;
       const failure = this.failureOf(error, request.url);
       if (failure) throw failure;
       // Through a proxy, or a dispatcher of the caller's, the platform cannot be probed as the calls reach it.
       const url = new URL(request.url);
       if (url.protocol === 'https:' && !this.proxied && !this.options.dispatcher && codesOf(error).includes('UND_ERR_SOCKET')) {
-        const refused = await this.diagnoseClosedConnection(url, request.signal ?? new AbortController().signal);
+        const refused = await this.diagnoseClosedConnection(url, request.abort?.signal ?? request.signal ?? new AbortController().signal);
         if (refused) throw new AuthError(refused.message, refused.reason, null, {}, error);
       }
       throw error;

@@ -146,7 +146,9 @@ export async function buildRequest(baseUrl: string, call: Call): Promise<Outgoin
   const { info, args } = call;
   const url = finalUrl(baseUrl, info, args);
   const { body, contentType } = await serializedBody(info, args.body);
-  return { method: info.method.toUpperCase(), url, headers: attemptHeaders(call, contentType), body, signal: call.signal };
+  const request = { method: info.method.toUpperCase(), url, headers: attemptHeaders(call, contentType), body };
+  // The attempt's end: the timeout step's AttemptAbort, or the signal that joins the caller's.
+  return call.abort ? { ...request, abort: call.abort } : { ...request, signal: call.signal };
 }
 
 /** The body of an answer: nothing for 204, HEAD or an empty declared length; JSON, or text for a JWS; an error body as JSON when it is. */

@@ -6,6 +6,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ConnectionError, TimeoutError } from '../../../src/runtime/errors.js';
 import type { Call, Outcome } from '../../../src/runtime/pipeline.js';
+import { AttemptAbort } from '../../../src/runtime/attempt-abort.js';
 import { timeoutStep } from '../../../src/runtime/steps/timeout.js';
 import { answer, callOf, failure, freshState, operation, recordingNext } from './fixtures.js';
 
@@ -13,13 +14,13 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-/** A next that never answers: it only rejects, with the signal's reason, when its signal aborts. */
+/** A next that never answers: it only rejects, with the reason, when the attempt's abort or signal aborts. */
 function hanging() {
   const calls: Call[] = [];
   const next = (call: Call): Promise<Outcome> => {
     calls.push(call);
     return new Promise<Outcome>((_resolve, reject) => {
-      const { signal } = call;
+      const signal = call.abort?.signal ?? call.signal;
       if (!signal) return;
       if (signal.aborted) reject(signal.reason);
       signal.addEventListener('abort', () => reject(signal.reason), { once: true });
@@ -64,12 +65,13 @@ describe('timeout step: an attempt that never answers', () => {
     expect(vi.getTimerCount()).toBe(0);
   });
 
-  it('hands next a signal even when the caller gave none, and joins the caller’s when there is one', async () => {
+  it('hands next an AttemptAbort (no signal) when the caller gave none, and joins the caller’s signal when there is one', async () => {
     vi.useFakeTimers();
     const { next, calls } = recordingNext();
     await timeoutStep(1_000).run(callOf(info), next);
-    expect(calls[0]!.signal).toBeInstanceOf(AbortSignal);
-    expect(calls[0]!.signal?.aborted).toBe(false);
+    expect(calls[0]!.signal).toBeUndefined();
+    expect(calls[0]!.abort).toBeInstanceOf(AttemptAbort);
+    expect(calls[0]!.abort?.aborted).toBe(false);
 
     const controller = new AbortController();
     const joined = recordingNext();
@@ -156,9 +158,8 @@ describe('timeout step: other endings', () => {
     const { next, calls } = recordingNext();
     const call = callOf(info, { query: { a: 1 } }, { timeoutMs: 5 }, { headers: { x: 'y' } });
     await timeoutStep(undefined).run(call, next);
-    const { signal, ...rest } = calls[0]!;
-    const { signal: _original, ...expected } = call;
-    expect(rest).toEqual(expected);
-    expect(signal).toBeDefined();
+    const { abort, ...rest } = calls[0]!;
+    expect(rest).toEqual(call);
+    expect(abort).toBeInstanceOf(AttemptAbort);
   });
 });
