@@ -165,6 +165,88 @@ const proxyVariables = ['https_proxy', 'HTTPS_PROXY', 'http_proxy', 'HTTP_PROXY'
 const plainPathAndQuery = /^\/[A-Za-z0-9\-._~!$&()*+,;=:@%/]*(?:\?[A-Za-z0-9\-._~!$&()*+,;=:@%/?]+)?$/;
 const dotSegment = /\/(?:\.|%2e){1,2}(?:[/?]|$)/i;
 
+type RawHeaders = Record<string, string | string[] | undefined>;
+/** A header name as Headers accepts it (RFC 9110 token). */
+const headerName = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+/** Leading or trailing HTTP whitespace, which Headers removes from a value. */
+const edgeWhitespace = /^[\t\n\r ]+|[\t\n\r ]+$/g;
+
+/** Headers' own methods, called on an AnswerHeaders (whose type says nothing of Headers: the DOM typings declare its methods as properties, which a subclass cannot override). */
+const headersMethods = Headers.prototype;
+
+/**
+ * An answer's headers: a Headers filled from undici's object of lower-cased names only when first used
+ * through the Headers API (each append validates its name and value: about as much as the rest of the
+ * transport's work per request); until then `get` of a valid name reads undici's object, as Headers would
+ * answer it. Every method that reads or changes the list fills it first.
+ */
+class AnswerHeaders extends (Headers as unknown as new () => object) {
+  #raw: RawHeaders | null;
+
+  private constructor(raw: RawHeaders) {
+    super();
+    this.#raw = raw;
+  }
+
+  static of(raw: RawHeaders): Headers {
+    return new AnswerHeaders(raw) as unknown as Headers;
+  }
+
+  #filled(): Headers {
+    const headers = this as unknown as Headers;
+    const raw = this.#raw;
+    if (!raw) return headers;
+    this.#raw = null;
+    for (const [name, value] of Object.entries(raw)) {
+      if (Array.isArray(value)) for (const item of value) headersMethods.append.call(headers, name, item);
+      else if (value !== undefined) headersMethods.append.call(headers, name, value);
+    }
+    return headers;
+  }
+
+  get(name: string): string | null {
+    if (this.#raw && headerName.test(name)) {
+      const value = this.#raw[name.toLowerCase()];
+      if (value === undefined) return null;
+      return Array.isArray(value) ? value.map((item) => item.replace(edgeWhitespace, '')).join(', ') : value.replace(edgeWhitespace, '');
+    }
+    return headersMethods.get.call(this.#filled(), name);
+  }
+  has(name: string): boolean {
+    return headersMethods.has.call(this.#filled(), name);
+  }
+  getSetCookie(): string[] {
+    return headersMethods.getSetCookie.call(this.#filled());
+  }
+  append(name: string, value: string): void {
+    headersMethods.append.call(this.#filled(), name, value);
+  }
+  set(name: string, value: string): void {
+    headersMethods.set.call(this.#filled(), name, value);
+  }
+  delete(name: string): void {
+    headersMethods.delete.call(this.#filled(), name);
+  }
+  forEach(callback: (value: string, key: string, parent: Headers) => void, thisArg?: unknown): void {
+    headersMethods.forEach.call(this.#filled(), callback, thisArg);
+  }
+  entries(): ReturnType<Headers['entries']> {
+    return headersMethods.entries.call(this.#filled());
+  }
+  keys(): ReturnType<Headers['keys']> {
+    return headersMethods.keys.call(this.#filled());
+  }
+  values(): ReturnType<Headers['values']> {
+    return headersMethods.values.call(this.#filled());
+  }
+  [Symbol.iterator](): ReturnType<Headers['entries']> {
+    return headersMethods[Symbol.iterator].call(this.#filled());
+  }
+  [Symbol.for('nodejs.util.inspect.custom')](): Headers {
+    return new Headers(this.#filled());
+  }
+}
+
 export class Transport {
   /** Made on first use, then kept; a rotation starts a new one. */
   private dispatcher: Promise<Dispatcher> | null = null;
@@ -368,11 +450,8 @@ export class Transport {
         ...(signal ? { signal } : {}),
       });
       request.onHeaders?.(answer.statusCode);
-      const headers = new Headers();
-      for (const [name, value] of Object.entries(answer.headers)) {
-        if (Array.isArray(value)) for (const item of value) headers.append(name, item);
-        else if (value !== undefined) headers.append(name, value);
-      }
+      // Filled on first use through the Headers API: most answers are read only by get.
+      const headers = AnswerHeaders.of(answer.headers);
       // Read from undici's object of lower-cased names: Headers.get costs as much again.
       const declared = answer.headers['content-encoding'];
       const encoding = Array.isArray(declared) ? declared.join(', ') : declared;
