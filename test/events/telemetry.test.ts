@@ -16,7 +16,7 @@ import type { Handler } from '../../src/events/receiver.js';
 import type { TransactionalDeliveryStore } from '../../src/events/store.js';
 import { closeServers } from '../helpers/servers.js';
 import { useTelemetry } from '../telemetry/sdk.js';
-import { deliveriesByOutcome, leafTexts, leaks, newCaller, serverSpanIn, summaryOf } from '../telemetry/server-spans.js';
+import { deliveriesByOutcome, expectNestedUnder, leafTexts, leaks, newCaller, serverSpanIn, summaryOf } from '../telemetry/server-spans.js';
 import { invoicePaid } from './receiver.js';
 
 const telemetry = useTelemetry();
@@ -223,11 +223,7 @@ describe('webhook delivery spans: their place in a trace', () => {
     const caller = newCaller();
     expect(await deliver(invoicePaid(6), { traceparent: caller.traceparent })).toBe(200);
     const delivery = await serverSpanIn(telemetry, caller.traceId);
-    const own = telemetry.spans().find((span) => span.name === 'book the payment');
-    expect({ traceId: own?.spanContext().traceId, parent: own?.parentSpanContext?.spanId }).toEqual({
-      traceId: caller.traceId,
-      parent: delivery.spanContext().spanId,
-    });
+    expectNestedUnder(telemetry, 'book the payment', delivery, caller);
   });
 
   it('is the INTERNAL child of an HTTP server span already active (an HTTP instrumentation’s): one SERVER span per request', async () => {

@@ -13,7 +13,7 @@ import type { DeliveryStore } from '../../src/events/store.js';
 import { createPixNotificationHandler, type PixNotificationHandlerOptions } from '../../src/pix/index.js';
 import { closeServers } from '../helpers/servers.js';
 import { useTelemetry } from '../telemetry/sdk.js';
-import { deliveriesByOutcome, leafTexts, leaks, newCaller, serverSpanIn, summaryOf } from '../telemetry/server-spans.js';
+import { deliveriesByOutcome, expectNestedUnder, leafTexts, leaks, newCaller, serverSpanIn, summaryOf } from '../telemetry/server-spans.js';
 import { cobr, first, pix, rec, second } from './notification-receiver.js';
 
 const telemetry = useTelemetry();
@@ -173,11 +173,7 @@ describe('a Pix notification', () => {
     const caller = newCaller();
     expect(await post('/pix', { pix: [pix(first)] }, { headers: { traceparent: caller.traceparent } })).toBe(200);
     const notification = await serverSpanIn(telemetry, caller.traceId);
-    const own = telemetry.spans().find((span) => span.name === 'credit the sale');
-    expect({ traceId: own?.spanContext().traceId, parent: own?.parentSpanContext?.spanId }).toEqual({
-      traceId: caller.traceId,
-      parent: notification.spanContext().spanId,
-    });
+    expectNestedUnder(telemetry, 'credit the sale', notification, caller);
   });
 
   it('shows no item’s value, key or header value, nor the hmac of the address', async () => {

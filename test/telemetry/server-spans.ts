@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
-import { vi } from 'vitest';
+import { expect, vi } from 'vitest';
 import type { TelemetryReadings } from './sdk.js';
 
 /** A caller's span context, and the `traceparent` that sends it (sampled). */
@@ -91,4 +91,13 @@ export function leaks(spans: readonly ReadableSpan[], secrets: readonly string[]
     ]),
   ]);
   return shown.flatMap(({ where, text }) => secrets.filter((secret) => text.includes(secret)).map((secret) => `${where} shows ${secret}`));
+}
+
+/** The span named `name` that the application started inside a handler: it must be a child of `parent`, in the caller's trace. */
+export function expectNestedUnder(telemetry: TelemetryReadings, name: string, parent: ReadableSpan, caller: Caller): void {
+  const own = telemetry.spans().find((span) => span.name === name);
+  expect({ traceId: own?.spanContext().traceId, parent: own?.parentSpanContext?.spanId }).toEqual({
+    traceId: caller.traceId,
+    parent: parent.spanContext().spanId,
+  });
 }
